@@ -1,0 +1,57 @@
+# One binary, bin/studio, serves the prerendered React site (web/) and the
+# backend functions. See README.md.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+WEB := web
+NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
+CHROMIUM := /usr/bin/chromium
+ADDR ?= :8080
+
+.PHONY: build run test dev web test-go test-web test-e2e deps-test clean
+
+## build: the site and the binary (bin/studio)
+build: web
+	go build -trimpath -o bin/studio ./cmd/studio
+
+## run: build everything and serve on http://localhost:8080
+run: build
+	./bin/studio serve --addr $(ADDR)
+
+# npm ci only when the lock file changed since the last install.
+$(WEB)/node_modules/.package-lock.json: $(WEB)/package-lock.json
+	$(NPM) ci
+	@touch $@
+
+## web: the prerendered site in web/build/client, with .br/.gz variants
+web: $(WEB)/node_modules/.package-lock.json
+	$(NPM) run build
+
+## test: everything CI checks (installs what the tests need when missing)
+test: deps-test build test-go test-web test-e2e
+
+deps-test:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "installing Debian's chromium for the end-to-end tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+test-go:
+	go vet ./...
+	go test ./...
+
+test-web: $(WEB)/node_modules/.package-lock.json
+	$(NPM) run typecheck
+	$(NPM) test
+
+test-e2e: $(WEB)/node_modules/.package-lock.json
+	$(NPM) run e2e
+
+## dev: Vite with hot reload on :5173; API calls go to the Go server on :8080
+dev: build
+	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
+
+clean:
+	rm -rf bin $(WEB)/build $(WEB)/.react-router

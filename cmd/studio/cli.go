@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// command is one subcommand of studio. setup binds the command's flags (their
+// defaults read from env) and returns the function that runs it after parsing.
+type command struct {
+	name        string
+	summary     string
+	description string
+	setup       func(fs *flag.FlagSet, env func(string) string) action
+}
+
+type action func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error
+
+func commands() []command {
+	return []command{serveCommand}
+}
+
+// errUsage marks a usage error already reported to the user.
+var errUsage = errors.New("usage")
+
+// run executes the command line and returns the process exit code:
+// 0 on success, 2 on a usage error, 1 on any other failure.
+func run(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stdout)
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		fs := flag.NewFlagSet("studio "+c.name, flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		act := c.setup(fs, env)
+		fs.Usage = func() { printCommandUsage(fs.Output(), c, fs) }
+		if err := fs.Parse(args[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printCommandUsage(stdout, c, fs)
+				return 0
+			}
+			return 2
+		}
+		err := act(ctx, fs, stdout, stderr)
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, errUsage):
+			return 2
+		default:
+			fmt.Fprintf(stderr, "studio %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "studio: unknown command %q\n\n", args[0])
+	printUsage(stderr)
+	return 2
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, "studio serves the venture studio's web site and backend functions from one binary.\n\n")
+	fmt.Fprint(w, "Usage:\n  studio <command> [flags]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-20s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "\nFlags may be written -name or --name. Each can also be set by the environment\nvariable shown beside it; a flag on the command line wins.\n")
+	for _, c := range commands() {
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		c.setup(fs, func(string) string { return "" })
+		fmt.Fprintf(w, "\nstudio %s:\n", c.name)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+func printCommandUsage(w io.Writer, c command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: studio %s [flags]\n\n%s\n\nFlags:\n", c.name, c.description)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// envString registers a string flag whose default comes from an environment
+// variable when it is set, and says so in the help text.
+func envString(fs *flag.FlagSet, p *string, name, envVar, def, usage string, env func(string) string) {
+	if v := strings.TrimSpace(env(envVar)); v != "" {
+		def = v
+	}
+	fs.StringVar(p, name, def, fmt.Sprintf("%s (env %s)", usage, envVar))
+}
+
+// noArgs reports a usage error when positional arguments follow the flags.
+func noArgs(fs *flag.FlagSet, stderr io.Writer) error {
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return errUsage
+	}
+	return nil
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binary is the studio binary built once for the tests that run it as a process.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "studio-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "studio")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// startServer runs "studio serve" on a free port and returns its base URL and the process.
+func startServer(t *testing.T) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir())
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		var entry struct{ Msg, Addr string }
+		if json.Unmarshal(lines.Bytes(), &entry) == nil && entry.Msg == "listening" {
+			go func() { _, _ = io.Copy(io.Discard, stdout) }()
+			return "http://" + entry.Addr, cmd
+		}
+	}
+	t.Fatal("server did not report its address")
+	return "", nil
+}
+
+func get(t *testing.T, url string) (*http.Response, string) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(body)
+}
+
+// The route table of the specification, section 2.
+var specRoutes = []string{
+	"/", "/studio", "/studio/service-packages", "/studio/venture-portfolio", "/studio/success-stories",
+	"/products", "/products/aurion", "/products/saas-2", "/products/saas-3",
+	"/resources", "/resources/blog", "/resources/podcasts", "/resources/templates",
+	"/about", "/contact", "/legal/terms", "/legal/privacy", "/legal/cookies", "/legal/affiliate-disclosure",
+}
+
+func TestServesTheBuiltSite(t *testing.T) {
+	base, _ := startServer(t)
+	for _, route := range specRoutes {
+		t.Run("route "+route, func(t *testing.T) {
+			resp, body := get(t, base+route)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status = %d, want 200", resp.StatusCode)
+			}
+			if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, "<h1") {
+				t.Errorf("not a prerendered page: %s", resp.Header.Get("Content-Type"))
+			}
+		})
+	}
+	tests := []struct {
+		name, path string
+		status     int
+		contains   string
+	}{
+		{"home headline before any script", "/", 200, "Build, Launch, Scale &amp; Exit Your SaaS Success Story"},
+		{"unknown path", "/no-such-page", 404, "Page Not Found"},
+		{"unknown product", "/products/datasync", 404, "Product Not Found"},
+		{"canonical redirect", "/studio/", 308, ""},
+		{"health", "/healthz", 200, "ok"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := get(t, base+tt.path)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status = %d, want %d", resp.StatusCode, tt.status)
+			}
+			if !strings.Contains(body, tt.contains) {
+				t.Errorf("body lacks %q", tt.contains)
+			}
+		})
+	}
+}
+
+func TestSIGTERMExitsCleanly(t *testing.T) {
+	base, cmd := startServer(t)
+	if resp, _ := get(t, base+"/healthz"); resp.StatusCode != 200 {
+		t.Fatalf("healthz = %d", resp.StatusCode)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v, want status 0", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("did not exit within 15 s of SIGTERM")
+	}
+}
+
+func TestHelp(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     []string
+	}{
+		{"top-level help", []string{"--help"}, 0, []string{"serve", "-addr", "STUDIO_ADDR", "-data", "STUDIO_DATA"}},
+		{"serve help", []string{"serve", "--help"}, 0, []string{"-addr", "STUDIO_ADDR", ":8080", "-data", "STUDIO_DATA", "./data", "SIGTERM"}},
+		{"no command", nil, 2, []string{"Commands:"}},
+		{"unknown command", []string{"fly"}, 2, []string{`unknown command "fly"`}},
+		{"bad flag", []string{"serve", "--nope"}, 2, []string{"flag provided but not defined"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			code := run(context.Background(), tt.args, func(string) string { return "" }, &out, &out)
+			if code != tt.wantCode {
+				t.Errorf("exit code = %d, want %d", code, tt.wantCode)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+func TestEnvironmentSetsFlagDefaults(t *testing.T) {
+	var out bytes.Buffer
+	env := func(k string) string {
+		return map[string]string{"STUDIO_ADDR": "127.0.0.1:9999", "STUDIO_DATA": "/srv/studio"}[k]
+	}
+	run(context.Background(), []string{"serve", "--help"}, env, &out, &out)
+	for _, w := range []string{`(default "127.0.0.1:9999")`, `(default "/srv/studio")`} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("help lacks %s:\n%s", w, out.String())
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/internal/server"
+)
+
+// fakeSite answers every path with a page, standing in for package site.
+var fakeSite = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/missing" {
+		http.NotFound(w, r)
+		return
+	}
+	_, _ = io.WriteString(w, "page")
+})
+
+func TestHealthz(t *testing.T) {
+	h := server.New(server.Deps{Site: fakeSite})
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
+	if w.Code != 200 || strings.TrimSpace(w.Body.String()) != "ok" {
+		t.Errorf("GET /healthz = %d %q, want 200 ok", w.Code, w.Body.String())
+	}
+}
+
+func TestSecurityHeadersOnEveryResponse(t *testing.T) {
+	h := server.New(server.Deps{Site: fakeSite})
+	want := map[string]string{
+		"X-Content-Type-Options": "nosniff",
+		"Referrer-Policy":        "strict-origin-when-cross-origin",
+		"X-Frame-Options":        "DENY",
+	}
+	for _, target := range []string{"/", "/healthz", "/missing", "/assets/x.js"} {
+		t.Run(target, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+			for k, v := range want {
+				if got := w.Header().Get(k); got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+			csp := w.Header().Get("Content-Security-Policy")
+			for _, part := range []string{"default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
+				if !strings.Contains(csp, part) {
+					t.Errorf("CSP %q lacks %q", csp, part)
+				}
+			}
+			if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+				t.Errorf("CSP %q is not strict", csp)
+			}
+			pp := w.Header().Get("Permissions-Policy")
+			for _, feature := range []string{"camera=()", "microphone=()", "geolocation=()"} {
+				if !strings.Contains(pp, feature) {
+					t.Errorf("Permissions-Policy %q lacks %q", pp, feature)
+				}
+			}
+		})
+	}
+}
+
+func TestPanicsBecome500(t *testing.T) {
+	h := server.New(server.Deps{Site: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })})
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	if w.Code != http.StatusInternalServerError {
+		t.Errorf("status = %d, want 500", w.Code)
+	}
+}
+
+// TestServeFinishesInFlightRequestsOnShutdown: after the context ends, a
+// request already running completes, new connections are refused, and Serve
+// returns nil.
+func TestServeFinishesInFlightRequestsOnShutdown(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		_, _ = io.WriteString(w, "finished")
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- server.Serve(ctx, ln, slow, discardLogger()) }()
+
+	url := "http://" + ln.Addr().String() + "/"
+	type result struct {
+		body string
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		resp, err := http.Get(url)
+		if err != nil {
+			got <- result{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		got <- result{string(b), err}
+	}()
+	<-started
+	cancel()
+
+	// Shutdown closes the listener at once: new connections are refused.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", ln.Addr().String(), 100*time.Millisecond)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("still accepting connections after shutdown began")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	select {
+	case err := <-served:
+		t.Fatalf("Serve returned (%v) before the in-flight request finished", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if r := <-got; r.err != nil || r.body != "finished" {
+		t.Fatalf("in-flight request: %q, %v", r.body, r.err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve = %v, want nil after a clean shutdown", err)
+	}
+}

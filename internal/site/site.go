@@ -1,0 +1,332 @@
+// Package site serves the prerendered web site: its pages, hashed assets and
+// public files, with build-time brotli/gzip variants, validators, a cache
+// policy per kind of file, and real 404 statuses for paths that do not exist.
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Cache policies. Hashed assets never change under their name; HTML must be
+// revalidated on every use so a deploy shows at once (the ETag keeps that cheap).
+const (
+	cacheImmutable = "public, max-age=31536000, immutable"
+	cacheHTML      = "no-cache"
+	cachePublic    = "public, max-age=3600"
+)
+
+// notFoundSegment is the last segment of the prerendered not-found pages:
+// /404 for the whole site, and e.g. /products/404 ("Product Not Found") for
+// unknown ids directly under /products.
+const notFoundSegment = "404"
+
+type file struct {
+	name         string // path in the file system, for Content-Disposition
+	identity     []byte
+	br, gz       []byte
+	etag         string // quoted strong validator of the identity bytes
+	contentType  string
+	cacheControl string
+	csp          string // pages only: the policy with their inline-script hashes
+	download     bool
+}
+
+// Site is an http.Handler for a built site. It is immutable once made and safe
+// for concurrent use.
+type Site struct {
+	pages map[string]*file // canonical URL path → page
+	files map[string]*file // URL path → any other file
+}
+
+// New indexes every file of fsys (a React Router client build, post-processed
+// by web/scripts/postbuild.mjs). Files named X.br and X.gz are the compressed
+// variants of X. An X/index.html is the page of URL path /X.
+func New(fsys fs.FS) (*Site, error) {
+	s := &Site{pages: map[string]*file{}, files: map[string]*file{}}
+	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz") {
+			return nil // read with the file they belong to
+		}
+		f, err := readFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		if urlPath, ok := pagePath(name); ok {
+			f.cacheControl = cacheHTML
+			hashes, err := inlineScriptHashes(f.identity)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			f.csp = Policy(hashes...)
+			s.pages[urlPath] = f
+			return nil
+		}
+		if strings.HasPrefix(name, "__") {
+			return nil // build internals such as React Router's __spa-fallback.html
+		}
+		s.files["/"+name] = f
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index site: %w", err)
+	}
+	if s.pages["/"+notFoundSegment] == nil {
+		return nil, errors.New("index site: the build has no /404 page")
+	}
+	return s, nil
+}
+
+// Pages lists the URL paths of the prerendered pages, sorted, the not-found
+// pages excluded.
+func (s *Site) Pages() []string {
+	var paths []string
+	for p := range s.pages {
+		if !isNotFoundPage(p) {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+func readFile(fsys fs.FS, name string) (*file, error) {
+	body, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(body)
+	f := &file{
+		name:         name,
+		identity:     body,
+		etag:         `"` + hex.EncodeToString(sum[:12]) + `"`,
+		contentType:  contentType(name),
+		cacheControl: cachePublic,
+		download:     strings.HasPrefix(name, "downloads/"),
+	}
+	if strings.HasPrefix(name, "assets/") {
+		f.cacheControl = cacheImmutable
+	}
+	// A missing variant is normal: small or incompressible files have none.
+	if f.br, err = fs.ReadFile(fsys, name+".br"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if f.gz, err = fs.ReadFile(fsys, name+".gz"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return f, nil
+}
+
+// pagePath maps "index.html" to "/" and "a/b/index.html" to "/a/b".
+func pagePath(name string) (string, bool) {
+	if name == "index.html" {
+		return "/", true
+	}
+	dir, ok := strings.CutSuffix(name, "/index.html")
+	return "/" + dir, ok
+}
+
+func isNotFoundPage(urlPath string) bool {
+	return path.Base(urlPath) == notFoundSegment
+}
+
+// ServeHTTP answers GET and HEAD requests for the site.
+func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	p := r.URL.Path
+	if canonical, ok := canonicalPath(p); ok {
+		target := canonical
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusPermanentRedirect)
+		return
+	}
+	if page, ok := s.pages[p]; ok {
+		status := http.StatusOK
+		if isNotFoundPage(p) {
+			status = http.StatusNotFound
+		}
+		serve(w, r, page, status)
+		return
+	}
+	if f, ok := s.files[p]; ok {
+		serve(w, r, f, http.StatusOK)
+		return
+	}
+	serve(w, r, s.notFoundPage(p), http.StatusNotFound)
+}
+
+// canonicalPath reports the canonical form of a non-canonical path: without a
+// trailing slash and without a trailing index.html.
+func canonicalPath(p string) (string, bool) {
+	if p == "/" {
+		return "", false
+	}
+	if trimmed, ok := strings.CutSuffix(p, "/index.html"); ok {
+		return cmpOr(trimmed, "/"), true
+	}
+	if strings.HasSuffix(p, "/") {
+		return cmpOr(strings.TrimRight(p, "/"), "/"), true
+	}
+	return "", false
+}
+
+func cmpOr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+// notFoundPage picks the not-found page for p: the one of its parent route
+// when there is one (an unknown product id gets "Product Not Found"), else
+// the site's "Page Not Found".
+func (s *Site) notFoundPage(p string) *file {
+	if parent := path.Dir(p); parent != "/" {
+		if page, ok := s.pages[path.Join(parent, notFoundSegment)]; ok {
+			return page
+		}
+	}
+	return s.pages["/"+notFoundSegment]
+}
+
+func serve(w http.ResponseWriter, r *http.Request, f *file, status int) {
+	h := w.Header()
+	body, encoding := f.identity, ""
+	if f.br != nil || f.gz != nil {
+		h.Add("Vary", "Accept-Encoding")
+		switch pickEncoding(r.Header.Get("Accept-Encoding"), f.br != nil, f.gz != nil) {
+		case "br":
+			body, encoding = f.br, "br"
+		case "gzip":
+			body, encoding = f.gz, "gzip"
+		}
+	}
+	etag := f.etag
+	if encoding != "" {
+		// Each representation needs its own validator (RFC 9110 §8.8.3).
+		etag = strings.TrimSuffix(etag, `"`) + "-" + encoding + `"`
+	}
+	h.Set("Content-Type", f.contentType)
+	h.Set("Cache-Control", f.cacheControl)
+	h.Set("ETag", etag)
+	if f.csp != "" {
+		h.Set("Content-Security-Policy", f.csp)
+	}
+	if f.download {
+		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(f.name)))
+	}
+	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), etag) {
+		h.Del("Content-Type")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if encoding != "" {
+		h.Set("Content-Encoding", encoding)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// pickEncoding chooses br, then gzip, among the codings the client accepts
+// with a non-zero quality; "" means identity.
+func pickEncoding(acceptEncoding string, haveBr, haveGzip bool) string {
+	accepted := map[string]bool{}
+	for _, part := range strings.Split(acceptEncoding, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		accepted[name] = qualityOf(params) > 0
+	}
+	wildcard, hasWildcard := accepted["*"]
+	ok := func(coding string) bool {
+		if v, listed := accepted[coding]; listed {
+			return v
+		}
+		return hasWildcard && wildcard
+	}
+	switch {
+	case haveBr && ok("br"):
+		return "br"
+	case haveGzip && ok("gzip"):
+		return "gzip"
+	}
+	return ""
+}
+
+func qualityOf(params string) float64 {
+	for _, p := range strings.Split(params, ";") {
+		k, v, found := strings.Cut(strings.TrimSpace(p), "=")
+		if found && strings.EqualFold(strings.TrimSpace(k), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return 0
+			}
+			return q
+		}
+	}
+	return 1
+}
+
+// etagMatches applies the weak comparison of If-None-Match (RFC 9110 §13.1.2).
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, candidate := range strings.Split(header, ",") {
+		candidate = strings.TrimSpace(candidate)
+		if candidate == "*" || strings.TrimPrefix(candidate, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".mjs":         "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".json":        "application/json",
+	".webmanifest": "application/manifest+json",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".jpg":         "image/jpeg",
+	".webp":        "image/webp",
+	".avif":        "image/avif",
+	".ico":         "image/x-icon",
+	".woff2":       "font/woff2",
+	".txt":         "text/plain; charset=utf-8",
+	".xml":         "application/xml; charset=utf-8",
+	".csv":         "text/csv; charset=utf-8",
+	".md":          "text/markdown; charset=utf-8",
+	".pdf":         "application/pdf",
+	".data":        "text/x-script", // React Router's turbo-stream loader data
+}
+
+// contentType uses a fixed table rather than the host's mime.types, so the
+// answer is the same on every machine.
+func contentType(name string) string {
+	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
+		return t
+	}
+	return "application/octet-stream"
+}

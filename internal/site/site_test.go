@@ -1,0 +1,271 @@
+package site_test
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"studio/internal/site"
+)
+
+const homeScript = `document.documentElement.classList.add("js")`
+
+func testFS() fstest.MapFS {
+	page := func(body string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("<!DOCTYPE html><html><body>" + body + "</body></html>")}
+	}
+	return fstest.MapFS{
+		"index.html":                 {Data: []byte(`<!DOCTYPE html><html><head><script>` + homeScript + `</script><script type="module" src="/assets/app-1a2b3c.js"></script></head><body>Home</body></html>`)},
+		"index.html.br":              {Data: []byte("br-home")},
+		"index.html.gz":              {Data: []byte("gz-home")},
+		"studio/index.html":          page("Studio"),
+		"products/aurion/index.html": page("AURION"),
+		"products/404/index.html":    page("Product Not Found"),
+		"404/index.html":             page("Page Not Found"),
+		"assets/app-1a2b3c.js":       {Data: []byte("console.log(1)")},
+		"assets/app-1a2b3c.js.gz":    {Data: []byte("gz-js")},
+		"favicon.svg":                {Data: []byte("<svg/>")},
+		"downloads/model.csv":        {Data: []byte("a,b\n1,2\n")},
+		"__spa-fallback.html":        page("fallback"),
+	}
+}
+
+func newSite(t *testing.T) *site.Site {
+	t.Helper()
+	s, err := site.New(testFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func do(h http.Handler, method, target string, headers map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, target, nil)
+	for k, v := range headers {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestStatusAndBody(t *testing.T) {
+	s := newSite(t)
+	tests := []struct {
+		name, target string
+		wantStatus   int
+		wantBody     string
+		wantLocation string
+	}{
+		{name: "home", target: "/", wantStatus: 200, wantBody: "Home"},
+		{name: "page", target: "/studio", wantStatus: 200, wantBody: "Studio"},
+		{name: "product page", target: "/products/aurion", wantStatus: 200, wantBody: "AURION"},
+		{name: "trailing slash redirects", target: "/studio/", wantStatus: 308, wantLocation: "/studio"},
+		{name: "redirect keeps the query", target: "/studio/?a=1", wantStatus: 308, wantLocation: "/studio?a=1"},
+		{name: "index.html redirects", target: "/studio/index.html", wantStatus: 308, wantLocation: "/studio"},
+		{name: "root index.html redirects", target: "/index.html", wantStatus: 308, wantLocation: "/"},
+		{name: "unknown path", target: "/no-such-page", wantStatus: 404, wantBody: "Page Not Found"},
+		{name: "unknown nested path", target: "/studio/nope/deeper", wantStatus: 404, wantBody: "Page Not Found"},
+		{name: "unknown product", target: "/products/datasync", wantStatus: 404, wantBody: "Product Not Found"},
+		{name: "deeper than a product", target: "/products/aurion/extra", wantStatus: 404, wantBody: "Page Not Found"},
+		{name: "not-found page itself", target: "/404", wantStatus: 404, wantBody: "Page Not Found"},
+		{name: "products not-found page itself", target: "/products/404", wantStatus: 404, wantBody: "Product Not Found"},
+		{name: "build internals are hidden", target: "/__spa-fallback.html", wantStatus: 404, wantBody: "Page Not Found"},
+		{name: "asset", target: "/assets/app-1a2b3c.js", wantStatus: 200, wantBody: "console.log(1)"},
+		{name: "missing asset", target: "/assets/gone-000000.js", wantStatus: 404},
+		{name: "public file", target: "/favicon.svg", wantStatus: 200, wantBody: "<svg/>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := do(s, "GET", tt.target, nil)
+			if w.Code != tt.wantStatus {
+				t.Fatalf("status = %d, want %d", w.Code, tt.wantStatus)
+			}
+			if !strings.Contains(w.Body.String(), tt.wantBody) {
+				t.Errorf("body %q does not contain %q", w.Body.String(), tt.wantBody)
+			}
+			if got := w.Header().Get("Location"); got != tt.wantLocation {
+				t.Errorf("Location = %q, want %q", got, tt.wantLocation)
+			}
+		})
+	}
+}
+
+func TestCacheControl(t *testing.T) {
+	s := newSite(t)
+	tests := []struct{ name, target, want string }{
+		{"html page", "/studio", "no-cache"},
+		{"404 page", "/nope", "no-cache"},
+		{"hashed asset", "/assets/app-1a2b3c.js", "public, max-age=31536000, immutable"},
+		{"public file", "/favicon.svg", "public, max-age=3600"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := do(s, "GET", tt.target, nil).Header().Get("Cache-Control"); got != tt.want {
+				t.Errorf("Cache-Control = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestETagAndNotModified(t *testing.T) {
+	s := newSite(t)
+	first := do(s, "GET", "/studio", nil)
+	etag := first.Header().Get("ETag")
+	if !strings.HasPrefix(etag, `"`) || len(etag) < 10 {
+		t.Fatalf("ETag = %q, want a quoted validator", etag)
+	}
+	tests := []struct {
+		name, ifNoneMatch string
+		want              int
+	}{
+		{"matching", etag, http.StatusNotModified},
+		{"weak form matches", "W/" + etag, http.StatusNotModified},
+		{"in a list", `"other", ` + etag, http.StatusNotModified},
+		{"star", "*", http.StatusNotModified},
+		{"stale", `"stale"`, http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := do(s, "GET", "/studio", map[string]string{"If-None-Match": tt.ifNoneMatch})
+			if w.Code != tt.want {
+				t.Fatalf("status = %d, want %d", w.Code, tt.want)
+			}
+			if tt.want == http.StatusNotModified {
+				if w.Body.Len() != 0 {
+					t.Error("a 304 has no body")
+				}
+				if w.Header().Get("ETag") != etag {
+					t.Errorf("304 ETag = %q, want %q", w.Header().Get("ETag"), etag)
+				}
+			}
+		})
+	}
+	t.Run("a 404 is never 304", func(t *testing.T) {
+		nf := do(s, "GET", "/nope", nil)
+		w := do(s, "GET", "/nope", map[string]string{"If-None-Match": nf.Header().Get("ETag")})
+		if w.Code != http.StatusNotFound {
+			t.Errorf("status = %d, want 404", w.Code)
+		}
+	})
+}
+
+func TestEncodingNegotiation(t *testing.T) {
+	s := newSite(t)
+	tests := []struct {
+		name, target, accept   string
+		wantEncoding, wantBody string
+	}{
+		{"brotli preferred", "/", "gzip, deflate, br", "br", "br-home"},
+		{"gzip only", "/", "gzip", "gzip", "gz-home"},
+		{"br refused with q=0", "/", "br;q=0, gzip", "gzip", "gz-home"},
+		{"wildcard", "/", "*", "br", "br-home"},
+		{"wildcard but not br", "/", "br;q=0, *", "gzip", "gz-home"},
+		{"none", "/", "", "", "<!DOCTYPE html>"},
+		{"identity only", "/", "identity", "", "<!DOCTYPE html>"},
+		{"asset without br variant", "/assets/app-1a2b3c.js", "br, gzip", "gzip", "gz-js"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := do(s, "GET", tt.target, map[string]string{"Accept-Encoding": tt.accept})
+			if got := w.Header().Get("Content-Encoding"); got != tt.wantEncoding {
+				t.Errorf("Content-Encoding = %q, want %q", got, tt.wantEncoding)
+			}
+			if got := w.Header().Get("Vary"); got != "Accept-Encoding" {
+				t.Errorf("Vary = %q, want Accept-Encoding", got)
+			}
+			if !strings.HasPrefix(w.Body.String(), tt.wantBody) {
+				t.Errorf("body = %q, want prefix %q", w.Body.String(), tt.wantBody)
+			}
+		})
+	}
+	t.Run("each encoding has its own ETag", func(t *testing.T) {
+		tags := map[string]bool{}
+		for _, ae := range []string{"", "gzip", "br"} {
+			tags[do(s, "GET", "/", map[string]string{"Accept-Encoding": ae}).Header().Get("ETag")] = true
+		}
+		if len(tags) != 3 {
+			t.Errorf("ETags %v, want 3 different ones", tags)
+		}
+	})
+	t.Run("no Vary on files without variants", func(t *testing.T) {
+		if got := do(s, "GET", "/favicon.svg", nil).Header().Get("Vary"); got != "" {
+			t.Errorf("Vary = %q, want none", got)
+		}
+	})
+}
+
+func TestHeadAndMethods(t *testing.T) {
+	s := newSite(t)
+	head := do(s, "HEAD", "/studio", nil)
+	if head.Code != 200 || head.Body.Len() != 0 || head.Header().Get("Content-Length") == "" {
+		t.Errorf("HEAD: status %d, body %d bytes, Content-Length %q", head.Code, head.Body.Len(), head.Header().Get("Content-Length"))
+	}
+	post := do(s, "POST", "/studio", nil)
+	if post.Code != http.StatusMethodNotAllowed || post.Header().Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST: status %d, Allow %q", post.Code, post.Header().Get("Allow"))
+	}
+}
+
+func TestContentTypesAndDownloads(t *testing.T) {
+	s := newSite(t)
+	tests := []struct{ target, wantType, wantDisposition string }{
+		{"/", "text/html; charset=utf-8", ""},
+		{"/assets/app-1a2b3c.js", "text/javascript; charset=utf-8", ""},
+		{"/favicon.svg", "image/svg+xml", ""},
+		{"/downloads/model.csv", "text/csv; charset=utf-8", `attachment; filename="model.csv"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			h := do(s, "GET", tt.target, nil).Header()
+			if got := h.Get("Content-Type"); got != tt.wantType {
+				t.Errorf("Content-Type = %q, want %q", got, tt.wantType)
+			}
+			if got := h.Get("Content-Disposition"); got != tt.wantDisposition {
+				t.Errorf("Content-Disposition = %q, want %q", got, tt.wantDisposition)
+			}
+		})
+	}
+}
+
+func TestPageCSPAllowsItsInlineScriptsOnly(t *testing.T) {
+	s := newSite(t)
+	csp := do(s, "GET", "/", nil).Header().Get("Content-Security-Policy")
+	sum := sha256.Sum256([]byte(homeScript))
+	want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	if !strings.Contains(csp, "script-src 'self' "+want) {
+		t.Errorf("CSP %q does not allow the inline script %s", csp, want)
+	}
+	if strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP %q allows unsafe-inline", csp)
+	}
+	if !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("CSP %q lacks frame-ancestors 'none'", csp)
+	}
+	other := do(s, "GET", "/studio", nil).Header().Get("Content-Security-Policy")
+	if strings.Contains(other, want) {
+		t.Errorf("a page without the script admits its hash: %q", other)
+	}
+}
+
+func TestPages(t *testing.T) {
+	got := newSite(t).Pages()
+	want := []string{"/", "/products/aurion", "/studio"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Pages() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestNewNeedsANotFoundPage(t *testing.T) {
+	fsys := testFS()
+	delete(fsys, "404/index.html")
+	if _, err := site.New(fsys); err == nil {
+		t.Error("New succeeded without a /404 page")
+	}
+}

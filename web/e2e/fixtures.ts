@@ -1,0 +1,24 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+/** hydrated waits until React has hydrated the page (the theme toggle renders only then). */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.getByTestId("theme-toggle-slot").getByRole("button")).toBeVisible();
+}
+
+/**
+ * test starts every page with the cookie choice already made, so the banner
+ * stays out of the way; the cookie-banner tests use a fresh context instead.
+ */
+export const test = base.extend<{ consented: boolean }>({
+  consented: [true, { option: true }],
+  page: async ({ page, consented }, use) => {
+    if (consented) {
+      await page.addInitScript(() => {
+        if (!localStorage.getItem("cookie-consent")) localStorage.setItem("cookie-consent", "declined");
+      });
+    }
+    await use(page);
+  },
+});
+
+export { expect };
