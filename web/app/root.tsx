@@ -6,6 +6,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { CookieBanner } from "~/components/cookie-banner";
 import { PageTransition } from "~/components/page-transition";
 import { NotFound } from "~/components/not-found";
+import { Toaster } from "~/components/ui/toast";
 import { themeScript } from "~/lib/theme";
 
 export const links: LinksFunction = () => [
@@ -43,6 +44,7 @@ function Shell({ children }: { children: ReactNode }) {
       </main>
       <SiteFooter />
       <CookieBanner />
+      <Toaster />
     </>
   );
 }
