@@ -11,6 +11,12 @@ export const studio = {
   location: "San Francisco, CA, United States",
 } as const;
 
+/**
+ * The site's public origin, for absolute links (feeds, canonical URLs, share
+ * tags). The binary's --site-url replaces it at start-up (see issue 6).
+ */
+export const siteUrl = "http://localhost:8080";
+
 /** External addresses, each defined once. */
 export const externalLinks = {
   /** The live AURION demo ({host} in the specification). */
