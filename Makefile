@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-e2e deps-test clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e deps-test clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -30,7 +30,7 @@ web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run build
 
 ## test: everything CI checks (installs what the tests need when missing)
-test: deps-test build test-go test-web test-e2e
+test: deps-test build test-go test-web test-budgets test-e2e
 
 deps-test:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -45,6 +45,10 @@ test-go:
 test-web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run typecheck
 	$(NPM) test
+
+# First-load JS, CSS and HTML of every page against the budgets; prints the table.
+test-budgets:
+	node $(WEB)/scripts/size-budget.mjs
 
 test-e2e: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run e2e
