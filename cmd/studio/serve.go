@@ -23,6 +23,7 @@ var serveCommand = command{
 		var cfg serveConfig
 		envString(fs, &cfg.addr, "addr", "STUDIO_ADDR", ":8080", "address to listen on, host:port", env)
 		envString(fs, &cfg.data, "data", "STUDIO_DATA", "./data", "directory for local state (the SQLite store)", env)
+		envString(fs, &cfg.siteURL, "site-url", "STUDIO_SITE_URL", site.BuildOrigin, "public origin of the site, for canonical links, share tags, feeds and the sitemap", env)
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 			if err := noArgs(fs, stderr); err != nil {
 				return err
@@ -34,8 +35,9 @@ var serveCommand = command{
 
 // serveConfig is the configuration of "studio serve".
 type serveConfig struct {
-	addr string
-	data string
+	addr    string
+	data    string
+	siteURL string
 }
 
 func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
@@ -43,7 +45,11 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err := os.MkdirAll(cfg.data, 0o750); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	s, err := site.New(web.Site())
+	origin, err := site.ParseOrigin(cfg.siteURL)
+	if err != nil {
+		return err
+	}
+	s, err := site.New(web.Site(), site.Options{Origin: origin})
 	if err != nil {
 		return err
 	}

@@ -49,8 +49,9 @@ type Site struct {
 
 // New indexes every file of fsys (a React Router client build, post-processed
 // by web/scripts/postbuild.mjs). Files named X.br and X.gz are the compressed
-// variants of X. An X/index.html is the page of URL path /X.
-func New(fsys fs.FS) (*Site, error) {
+// variants of X. An X/index.html is the page of URL path /X. The site also
+// serves a generated /sitemap.xml and /robots.txt.
+func New(fsys fs.FS, opts Options) (*Site, error) {
 	s := &Site{pages: map[string]*file{}, files: map[string]*file{}}
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -85,6 +86,15 @@ func New(fsys fs.FS) (*Site, error) {
 	if s.pages["/"+notFoundSegment] == nil {
 		return nil, errors.New("index site: the build has no /404 page")
 	}
+	origin := cmpOr(opts.Origin, BuildOrigin)
+	if origin != BuildOrigin {
+		if err := s.rebase(origin); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.addSitemap(origin); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -106,11 +116,10 @@ func readFile(fsys fs.FS, name string) (*file, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(body)
 	f := &file{
 		name:         name,
 		identity:     body,
-		etag:         `"` + hex.EncodeToString(sum[:12]) + `"`,
+		etag:         etagOf(body),
 		contentType:  contentType(name),
 		cacheControl: cachePublic,
 		download:     strings.HasPrefix(name, "downloads/"),
@@ -126,6 +135,12 @@ func readFile(fsys fs.FS, name string) (*file, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// etagOf is a strong validator of body: a quoted prefix of its SHA-256.
+func etagOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
 // pagePath maps "index.html" to "/" and "a/b/index.html" to "/a/b".
@@ -316,6 +331,7 @@ var contentTypes = map[string]string{
 	".woff2":       "font/woff2",
 	".txt":         "text/plain; charset=utf-8",
 	".xml":         "application/xml; charset=utf-8",
+	".rss":         "application/rss+xml; charset=utf-8",
 	".csv":         "text/csv; charset=utf-8",
 	".md":          "text/markdown; charset=utf-8",
 	".pdf":         "application/pdf",

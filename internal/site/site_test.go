@@ -1,15 +1,22 @@
 package site_test
 
 import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/xml"
+	"io"
+	"os"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/andybalholm/brotli"
+	gocmp "github.com/google/go-cmp/cmp"
 
 	"studio/internal/site"
 )
@@ -38,7 +45,7 @@ func testFS() fstest.MapFS {
 
 func newSite(t *testing.T) *site.Site {
 	t.Helper()
-	s, err := site.New(testFS())
+	s, err := site.New(testFS(), site.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +264,7 @@ func TestPageCSPAllowsItsInlineScriptsOnly(t *testing.T) {
 func TestPages(t *testing.T) {
 	got := newSite(t).Pages()
 	want := []string{"/", "/products/aurion", "/studio"}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("Pages() mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -265,7 +272,104 @@ func TestPages(t *testing.T) {
 func TestNewNeedsANotFoundPage(t *testing.T) {
 	fsys := testFS()
 	delete(fsys, "404/index.html")
-	if _, err := site.New(fsys); err == nil {
+	if _, err := site.New(fsys, site.Options{}); err == nil {
 		t.Error("New succeeded without a /404 page")
+	}
+}
+
+func TestSitemapAndRobots(t *testing.T) {
+	s := newSite(t)
+	sm := do(s, "GET", "/sitemap.xml", nil)
+	if sm.Code != 200 || sm.Header().Get("Content-Type") != "application/xml; charset=utf-8" {
+		t.Fatalf("sitemap: %d %s", sm.Code, sm.Header().Get("Content-Type"))
+	}
+	var doc struct {
+		URLs []string `xml:"url>loc"`
+	}
+	if err := xml.Unmarshal(sm.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{site.BuildOrigin + "/", site.BuildOrigin + "/products/aurion", site.BuildOrigin + "/studio"}
+	if diff := gocmp.Diff(want, doc.URLs); diff != "" {
+		t.Errorf("sitemap URLs (-want +got):\n%s", diff)
+	}
+	robots := do(s, "GET", "/robots.txt", nil).Body.String()
+	if !strings.Contains(robots, "Sitemap: "+site.BuildOrigin+"/sitemap.xml") {
+		t.Errorf("robots.txt = %q", robots)
+	}
+}
+
+func TestOriginRewritesAbsoluteLinks(t *testing.T) {
+	fsys := testFS()
+	page := []byte(`<html><head><link rel="canonical" href="` + site.BuildOrigin + `/studio"/></head><body>Studio</body></html>`)
+	fsys["studio/index.html"] = &fstest.MapFile{Data: page}
+	fsys["studio/index.html.gz"] = &fstest.MapFile{Data: []byte("stale")}
+	s, err := site.New(fsys, site.Options{Origin: "https://studio.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ae := range []string{"", "gzip", "br"} {
+		t.Run("encoding "+cmp.Or(ae, "identity"), func(t *testing.T) {
+			w := do(s, "GET", "/studio", map[string]string{"Accept-Encoding": ae})
+			body := decode(t, w.Header().Get("Content-Encoding"), w.Body.Bytes())
+			if !strings.Contains(body, `href="https://studio.example/studio"`) || strings.Contains(body, site.BuildOrigin) {
+				t.Errorf("body not rebased: %s", body)
+			}
+		})
+	}
+	if got := do(s, "GET", "/sitemap.xml", nil).Body.String(); !strings.Contains(got, "<loc>https://studio.example/studio</loc>") {
+		t.Errorf("sitemap not rebased: %s", got)
+	}
+}
+
+func decode(t *testing.T, encoding string, body []byte) string {
+	t.Helper()
+	var r io.Reader = bytes.NewReader(body)
+	switch encoding {
+	case "gzip":
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = zr
+	case "br":
+		r = brotli.NewReader(r)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestParseOrigin(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"https://meridian.studio", "https://meridian.studio", true},
+		{"https://meridian.studio/", "https://meridian.studio", true},
+		{"http://localhost:8080", "http://localhost:8080", true},
+		{"meridian.studio", "", false},
+		{"ftp://meridian.studio", "", false},
+		{"https://meridian.studio/blog", "", false},
+		{"https://user@meridian.studio", "", false},
+	}
+	for _, tt := range tests {
+		got, err := site.ParseOrigin(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseOrigin(%q) = %q, %v; want %q, ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+// The web build writes siteUrl into absolute links; rebasing needs to know it.
+func TestBuildOriginMatchesTheWebContent(t *testing.T) {
+	src, err := os.ReadFile("../../web/app/content/site.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `export const siteUrl = "` + site.BuildOrigin + `";`; !strings.Contains(string(src), want) {
+		t.Errorf("web/app/content/site.ts lacks %s", want)
 	}
 }
