@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e deps-test clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e deps-test bench clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -56,6 +56,10 @@ test-e2e: $(WEB)/node_modules/.package-lock.json
 ## dev: Vite with hot reload on :5173; API calls go to the Go server on :8080
 dev: build
 	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
+
+## bench: wrk against bin/studio and nginx serving the same files (a benchmark, not a test)
+bench: build
+	bash bench/static.sh
 
 clean:
 	rm -rf bin $(WEB)/build $(WEB)/.react-router

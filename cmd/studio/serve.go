@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"time"
 
 	"studio/internal/server"
 	"studio/internal/site"
@@ -41,7 +42,9 @@ type serveConfig struct {
 }
 
 func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
-	logger := slog.New(slog.NewJSONHandler(logOut, nil))
+	logs := newLogWriter(logOut, 250*time.Millisecond)
+	defer logs.Close()
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	if err := os.MkdirAll(cfg.data, 0o750); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}

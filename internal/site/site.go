@@ -38,6 +38,56 @@ type file struct {
 	cacheControl string
 	csp          string // pages only: the policy with their inline-script hashes
 	download     bool
+
+	// The three representations, with their headers prepared by prepare.
+	plain, gzip, brotli representation
+}
+
+// representation is one encoding of a file, ready to send.
+type representation struct {
+	body        []byte
+	etag        string
+	header      http.Header // for a full response
+	notModified http.Header // for a 304
+}
+
+// prepare builds the representations of f once its bytes are final.
+func (f *file) prepare() {
+	f.plain = f.representation(f.identity, "")
+	f.gzip = f.representation(f.gz, "gzip")
+	f.brotli = f.representation(f.br, "br")
+}
+
+func (f *file) representation(body []byte, encoding string) representation {
+	if body == nil {
+		return representation{}
+	}
+	etag := f.etag
+	if encoding != "" {
+		// Each representation needs its own validator (RFC 9110 §8.8.3).
+		etag = strings.TrimSuffix(etag, `"`) + "-" + encoding + `"`
+	}
+	field := func(v string) []string { return []string{v}[:1:1] }
+	common := http.Header{
+		"Cache-Control": field(f.cacheControl),
+		"Etag":          field(etag),
+	}
+	if f.br != nil || f.gz != nil {
+		common["Vary"] = field("Accept-Encoding")
+	}
+	if f.csp != "" {
+		common["Content-Security-Policy"] = field(f.csp)
+	}
+	full := common.Clone()
+	full["Content-Type"] = field(f.contentType)
+	full["Content-Length"] = field(strconv.Itoa(len(body)))
+	if encoding != "" {
+		full["Content-Encoding"] = field(encoding)
+	}
+	if f.download {
+		full["Content-Disposition"] = field(fmt.Sprintf("attachment; filename=%q", path.Base(f.name)))
+	}
+	return representation{body: body, etag: etag, header: full, notModified: common}
 }
 
 // Site is an http.Handler for a built site. It is immutable once made and safe
@@ -94,6 +144,11 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 	}
 	if err := s.addSitemap(origin); err != nil {
 		return nil, err
+	}
+	for _, files := range []map[string]*file{s.pages, s.files} {
+		for _, f := range files {
+			f.prepare()
+		}
 	}
 	return s, nil
 }
@@ -222,73 +277,69 @@ func (s *Site) notFoundPage(p string) *file {
 }
 
 func serve(w http.ResponseWriter, r *http.Request, f *file, status int) {
-	h := w.Header()
-	body, encoding := f.identity, ""
-	if f.br != nil || f.gz != nil {
-		h.Add("Vary", "Accept-Encoding")
-		switch pickEncoding(r.Header.Get("Accept-Encoding"), f.br != nil, f.gz != nil) {
+	rep := &f.plain
+	if f.brotli.body != nil || f.gzip.body != nil {
+		switch pickEncoding(r.Header.Get("Accept-Encoding"), f.brotli.body != nil, f.gzip.body != nil) {
 		case "br":
-			body, encoding = f.br, "br"
+			rep = &f.brotli
 		case "gzip":
-			body, encoding = f.gz, "gzip"
+			rep = &f.gzip
 		}
 	}
-	etag := f.etag
-	if encoding != "" {
-		// Each representation needs its own validator (RFC 9110 §8.8.3).
-		etag = strings.TrimSuffix(etag, `"`) + "-" + encoding + `"`
-	}
-	h.Set("Content-Type", f.contentType)
-	h.Set("Cache-Control", f.cacheControl)
-	h.Set("ETag", etag)
-	if f.csp != "" {
-		h.Set("Content-Security-Policy", f.csp)
-	}
-	if f.download {
-		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(f.name)))
-	}
-	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), etag) {
-		h.Del("Content-Type")
+	h := w.Header()
+	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), rep.etag) {
+		copyHeader(h, rep.notModified)
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	if encoding != "" {
-		h.Set("Content-Encoding", encoding)
-	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	copyHeader(h, rep.header)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
+		_, _ = w.Write(rep.body)
+	}
+}
+
+// copyHeader sets prepared fields. The values are shared between responses:
+// they are never modified, and have no spare capacity for an append to use.
+func copyHeader(dst, src http.Header) {
+	for k, v := range src {
+		dst[k] = v
 	}
 }
 
 // pickEncoding chooses br, then gzip, among the codings the client accepts
 // with a non-zero quality; "" means identity.
 func pickEncoding(acceptEncoding string, haveBr, haveGzip bool) string {
-	accepted := map[string]bool{}
-	for _, part := range strings.Split(acceptEncoding, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		name = strings.ToLower(strings.TrimSpace(name))
-		accepted[name] = qualityOf(params) > 0
-	}
-	wildcard, hasWildcard := accepted["*"]
-	ok := func(coding string) bool {
-		if v, listed := accepted[coding]; listed {
-			return v
+	const unlisted = -1.0
+	br, gz, star := unlisted, unlisted, unlisted
+	for rest := acceptEncoding; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
+		name, params, _ := strings.Cut(part, ";")
+		q := qualityOf(params)
+		switch name = strings.TrimSpace(name); {
+		case strings.EqualFold(name, "br"):
+			br = q
+		case strings.EqualFold(name, "gzip"):
+			gz = q
+		case name == "*":
+			star = q
 		}
-		return hasWildcard && wildcard
 	}
+	accepts := func(q float64) bool { return q > 0 || (q == unlisted && star > 0) }
 	switch {
-	case haveBr && ok("br"):
+	case haveBr && accepts(br):
 		return "br"
-	case haveGzip && ok("gzip"):
+	case haveGzip && accepts(gz):
 		return "gzip"
 	}
 	return ""
 }
 
 func qualityOf(params string) float64 {
-	for _, p := range strings.Split(params, ";") {
+	for rest := params; rest != ""; {
+		var p string
+		p, rest, _ = strings.Cut(rest, ";")
 		k, v, found := strings.Cut(strings.TrimSpace(p), "=")
 		if found && strings.EqualFold(strings.TrimSpace(k), "q") {
 			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
@@ -303,10 +354,9 @@ func qualityOf(params string) float64 {
 
 // etagMatches applies the weak comparison of If-None-Match (RFC 9110 §13.1.2).
 func etagMatches(header, etag string) bool {
-	if header == "" {
-		return false
-	}
-	for _, candidate := range strings.Split(header, ",") {
+	for rest := header; rest != ""; {
+		var candidate string
+		candidate, rest, _ = strings.Cut(rest, ",")
 		candidate = strings.TrimSpace(candidate)
 		if candidate == "*" || strings.TrimPrefix(candidate, "W/") == etag {
 			return true

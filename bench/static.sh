@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# make bench (static part): wrk on loopback against bin/studio and, in the
+# same run, against nginx serving the same built files with an equivalent
+# configuration (precompressed gzip, the same cache headers, 404 page).
+# Prints requests/s and p99 latency for each target and the ratio studio/nginx.
+# A benchmark, not a test: figures depend on the machine and its load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${BENCH_DURATION:-10s}
+CONNECTIONS=${BENCH_CONNECTIONS:-64}
+THREADS=${BENCH_THREADS:-2}
+STUDIO_PORT=${BENCH_STUDIO_PORT:-18080}
+NGINX_PORT=${BENCH_NGINX_PORT:-18081}
+SITE=$PWD/web/build/client
+
+for tool in nginx wrk; do
+  if ! command -v $tool >/dev/null && [ ! -x /usr/sbin/$tool ]; then
+    echo "installing $tool (Debian)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$([ $tool = nginx ] && echo nginx-light || echo wrk)" >/dev/null
+  fi
+done
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x bin/studio ] && [ -d "$SITE" ] || { echo "run make build first" >&2; exit 1; }
+
+work=$(mktemp -d)
+cleanup() { [ -n "${studio_pid:-}" ] && kill "$studio_pid" 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+# nginx: same files, same headers as internal/site (immutable hashed assets,
+# no-cache HTML with ETag, gzip variants from the build, a real 404 page).
+cat > "$work/nginx.conf" <<CONF
+worker_processes auto;
+pid $work/nginx.pid;
+error_log $work/error.log warn;
+events { worker_connections 4096; }
+http {
+  include /etc/nginx/mime.types;
+  # Both servers log every request, buffered (studio flushes its log every 250 ms).
+  access_log $work/access.log combined buffer=64k flush=250ms;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path $work/body;
+  proxy_temp_path $work/proxy;
+  fastcgi_temp_path $work/fastcgi;
+  uwsgi_temp_path $work/uwsgi;
+  scgi_temp_path $work/scgi;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $SITE;
+    gzip_static on;
+    gzip_vary on;
+    etag on;
+    add_header X-Content-Type-Options nosniff always;
+    add_header Referrer-Policy strict-origin-when-cross-origin always;
+    location /assets/ { add_header Cache-Control "public, max-age=31536000, immutable"; add_header X-Content-Type-Options nosniff always; }
+    location / {
+      add_header Cache-Control "no-cache";
+      add_header X-Content-Type-Options nosniff always;
+      try_files \$uri \$uri/index.html =404;
+    }
+    error_page 404 /404/index.html;
+  }
+}
+CONF
+"$NGINX" -c "$work/nginx.conf" -e "$work/error.log"
+./bin/studio serve --addr 127.0.0.1:$STUDIO_PORT --data "$work/data" > /dev/null 2>&1 &
+studio_pid=$!
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$STUDIO_PORT/healthz" >/dev/null && curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/" && break; sleep 0.1; done
+
+asset=$(grep -o '/assets/entry.client-[^"]*\.js' "$SITE/index.html" | head -1)
+# wrk prints Requests/sec and, with --latency, the 99% percentile.
+measure() { # port path
+  local out rps p99
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H 'Accept-Encoding: gzip' "http://127.0.0.1:$1$2")
+  rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
+  p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+  echo "$rps $p99"
+}
+
+printf '%-28s %14s %10s %14s %10s %8s\n' "target" "studio req/s" "p99" "nginx req/s" "p99" "ratio"
+for target in "/" "$asset" "/no-such-page"; do
+  # Check that both answer alike before measuring.
+  s=$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept-Encoding: gzip' "http://127.0.0.1:$STUDIO_PORT$target" || true)
+  n=$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept-Encoding: gzip' "http://127.0.0.1:$NGINX_PORT$target" || true)
+  [ "$s" = "$n" ] || echo "warning: $target answers '$s' from studio but '$n' from nginx" >&2
+  read -r srps sp99 < <(measure "$STUDIO_PORT" "$target")
+  read -r nrps np99 < <(measure "$NGINX_PORT" "$target")
+  ratio=$(awk -v a="$srps" -v b="$nrps" 'BEGIN { printf "%.2f", a / b }')
+  label=$target; [ "$target" = "$asset" ] && label="hashed JS asset"; [ "$target" = "/" ] && label="/ (HTML, gzip)"; [ "$target" = "/no-such-page" ] && label="404 page"
+  printf '%-28s %14s %10s %14s %10s %8s\n' "$label" "$srps" "$sp99" "$nrps" "$np99" "$ratio"
+done
+echo "(wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared by wrk and the server)"
