@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e deps-test bench clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e deps-test bench audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -60,6 +60,14 @@ dev: build
 ## bench: wrk against bin/studio and nginx serving the same files (a benchmark, not a test)
 bench: build
 	bash bench/static.sh
+
+## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
+bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json
+	npm --prefix bench/audit --no-fund --no-audit --loglevel=error ci
+	@touch $@
+
+audit: deps-test build bench/audit/node_modules/.package-lock.json
+	node bench/audit/audit.mjs
 
 clean:
 	rm -rf bin $(WEB)/build $(WEB)/.react-router

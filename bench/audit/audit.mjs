@@ -1,0 +1,90 @@
+// make audit: Lighthouse (mobile profile) against the built binary on
+// loopback, every route of the route table plus a resource detail page and the
+// 404 page, RUNS runs each; prints the medians. A benchmark, not a test.
+// Usage: node audit.mjs [routes...]   (env: RUNS, AUDIT_PORT, CHROMIUM_PATH)
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import lighthouse from "lighthouse";
+import * as chromeLauncher from "chrome-launcher";
+
+const root = new URL("../../", import.meta.url).pathname;
+const RUNS = Number(process.env.RUNS ?? 3);
+const PORT = Number(process.env.AUDIT_PORT ?? 18090);
+const base = `http://127.0.0.1:${PORT}`;
+
+const routeTable = [
+  "/", "/studio", "/studio/service-packages", "/studio/venture-portfolio", "/studio/success-stories",
+  "/products", "/products/aurion", "/products/saas-2", "/resources", "/resources/blog",
+  "/resources/podcasts", "/resources/templates", "/about", "/contact", "/legal/terms",
+  "/legal/privacy", "/legal/cookies", "/legal/affiliate-disclosure",
+];
+const routes = process.argv.slice(2).length ? process.argv.slice(2) : [...routeTable, "/resources/saas-founders-playbook", "/no-such-page"];
+
+const server = spawn(join(root, "bin/studio"), ["serve", "--addr", `127.0.0.1:${PORT}`, "--data", mkdtempSync(join(tmpdir(), "audit-"))], { stdio: "ignore" });
+process.on("exit", () => server.kill());
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/healthz`)).ok) break;
+  } catch {}
+  if (i > 100) throw new Error("studio did not start; run make build first");
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+const rows = [];
+try {
+  for (const route of routes) {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      // ignoreStatusCode: the 404 page is audited too.
+      const { lhr } = await lighthouse(base + route, { port: chrome.port, output: "json", logLevel: "error", ignoreStatusCode: true });
+      if (lhr.runtimeError) throw new Error(`${route}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const a = lhr.audits;
+      runs.push({
+        perf: lhr.categories.performance.score * 100,
+        a11y: lhr.categories.accessibility.score * 100,
+        bp: lhr.categories["best-practices"].score * 100,
+        seo: lhr.categories.seo.score * 100,
+        fcp: a["first-contentful-paint"].numericValue,
+        lcp: a["largest-contentful-paint"].numericValue,
+        tbt: a["total-blocking-time"].numericValue,
+        cls: a["cumulative-layout-shift"].numericValue,
+        bytes: a["total-byte-weight"].numericValue,
+        requests: a["network-requests"].details?.items?.length ?? 0,
+        failing: Object.values(lhr.categories).flatMap((c) =>
+          c.auditRefs.filter((r) => r.weight > 0 && a[r.id].score !== null && a[r.id].score < 1).map((r) => `${c.id}:${r.id}`),
+        ),
+      });
+    }
+    const m = (k) => median(runs.map((r) => r[k]));
+    rows.push({ route, ...Object.fromEntries(["perf", "a11y", "bp", "seo", "fcp", "lcp", "tbt", "cls", "bytes", "requests"].map((k) => [k, m(k)])), failing: [...new Set(runs.flatMap((r) => r.failing))] });
+    process.stderr.write(`audited ${route}\n`);
+  }
+} finally {
+  await chrome.kill();
+}
+
+const pad = (v, n) => String(v).padStart(n);
+console.log(`Lighthouse ${RUNS} runs per route, mobile profile, medians`);
+console.log(`${"route".padEnd(36)} ${pad("perf", 4)} ${pad("a11y", 4)} ${pad("bp", 4)} ${pad("seo", 4)} ${pad("FCP ms", 7)} ${pad("LCP ms", 7)} ${pad("TBT ms", 7)} ${pad("CLS", 6)} ${pad("KiB", 6)} ${pad("req", 4)}`);
+for (const r of rows) {
+  console.log(
+    `${r.route.padEnd(36)} ${pad(r.perf, 4)} ${pad(r.a11y, 4)} ${pad(r.bp, 4)} ${pad(r.seo, 4)} ${pad(Math.round(r.fcp), 7)} ${pad(Math.round(r.lcp), 7)} ${pad(Math.round(r.tbt), 7)} ${pad(r.cls.toFixed(3), 6)} ${pad((r.bytes / 1024).toFixed(1), 6)} ${pad(r.requests, 4)}`,
+  );
+}
+const failing = rows.filter((r) => r.failing.length);
+if (failing.length) {
+  console.log("\nAudits below 1 (any run):");
+  for (const r of failing) console.log(`${r.route}: ${r.failing.join(", ")}`);
+}
