@@ -18,7 +18,7 @@ export function PricingCard({ plan, popularLabel }: { plan: PricingPlan; popular
       )}
     >
       {plan.mostPopular && (
-        <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold whitespace-nowrap text-white dark:bg-brand-500">
+        <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold whitespace-nowrap text-white">
           {popularLabel}
         </p>
       )}

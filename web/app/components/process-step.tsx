@@ -16,7 +16,7 @@ export function ProcessStep({ step, stepLabel, priority = false }: { step: Proce
           <div className="flex items-center gap-3">
             <span
               aria-hidden="true"
-              className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-600 text-lg font-bold text-white shadow-md ring-4 ring-brand-100 dark:bg-brand-500 dark:ring-brand-500/20"
+              className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-600 text-lg font-bold text-white shadow-md ring-4 ring-brand-100 dark:ring-brand-500/20"
             >
               {step.stepNumber}
             </span>

@@ -16,7 +16,7 @@ function setup() {
 
 /** openPanels lists the titles of the visible regions. */
 function openPanels(): string[] {
-  return screen.queryAllByRole("region").map((r) => r.getAttribute("aria-labelledby") && document.getElementById(r.getAttribute("aria-labelledby")!)!.textContent!);
+  return screen.queryAllByRole("region").map((r) => document.getElementById(r.getAttribute("aria-labelledby") ?? "")?.textContent ?? "");
 }
 
 describe("Accordion", () => {
