@@ -7,7 +7,15 @@ import { Tooltip } from "~/components/ui/tooltip";
  * explanation, the badge becomes focusable and shows it as a tooltip on
  * hover and on keyboard focus.
  */
-export function StatusBadge({ badge, className }: { badge: StatusBadgeData; className?: string }) {
+export function StatusBadge({
+  badge,
+  tooltipAlign,
+  className,
+}: {
+  badge: StatusBadgeData;
+  tooltipAlign?: "center" | "end";
+  className?: string;
+}) {
   if (!badge.tooltip) {
     return (
       <Badge tone={badge.tone} className={className}>
@@ -16,7 +24,7 @@ export function StatusBadge({ badge, className }: { badge: StatusBadgeData; clas
     );
   }
   return (
-    <Tooltip content={badge.tooltip}>
+    <Tooltip content={badge.tooltip} align={tooltipAlign}>
       {(trigger) => (
         <Badge tone={badge.tone} className={className} {...trigger}>
           {badge.label}

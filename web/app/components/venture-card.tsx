@@ -22,7 +22,7 @@ export function VentureCard({ venture }: { venture: Venture }) {
         <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">{venture.category}</p>
         <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
           <h3 className="text-xl font-bold text-slate-900 dark:text-white">{venture.name}</h3>
-          <StatusBadge badge={ventureBadge(venture.status)} />
+          <StatusBadge badge={ventureBadge(venture.status)} tooltipAlign="end" />
         </div>
         <p className="mt-3 flex-1 text-slate-600 dark:text-slate-300">{venture.description}</p>
         <dl className="mt-5 grid grid-cols-2 gap-4 border-t border-slate-200 pt-4 text-sm dark:border-slate-800">

@@ -7,10 +7,20 @@
  * tooltip, so screen readers announce the text too.
  */
 import { useEffect, useId, useState, type ReactNode } from "react";
+import { cn } from "~/lib/cn";
 
 export type TooltipTriggerProps = { "aria-describedby": string; tabIndex: 0 };
 
-export function Tooltip({ content, children }: { content: string; children: (trigger: TooltipTriggerProps) => ReactNode }) {
+export function Tooltip({
+  content,
+  align = "center",
+  children,
+}: {
+  content: string;
+  /** center: centred over the trigger; end: flush with its right edge (for triggers at the end of a row). */
+  align?: "center" | "end";
+  children: (trigger: TooltipTriggerProps) => ReactNode;
+}) {
   const id = useId();
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -45,7 +55,10 @@ export function Tooltip({ content, children }: { content: string; children: (tri
         role="tooltip"
         id={id}
         hidden={!open}
-        className="absolute bottom-full left-1/2 z-20 mb-2 -translate-x-1/2 rounded-md bg-slate-900 px-2.5 py-1.5 text-xs font-medium whitespace-nowrap text-white shadow-lg dark:bg-white dark:text-slate-900"
+        className={cn(
+          "absolute bottom-full z-20 mb-2 rounded-md bg-slate-900 px-2.5 py-1.5 text-xs font-medium whitespace-nowrap text-white shadow-lg dark:bg-white dark:text-slate-900",
+          align === "center" ? "left-1/2 -translate-x-1/2" : "right-0",
+        )}
       >
         {content}
       </span>
