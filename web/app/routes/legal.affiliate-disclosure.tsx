@@ -1,13 +1,9 @@
-import { PageHero } from "~/components/page-hero";
+import { affiliateDisclosure } from "~/content/legal/affiliate-disclosure";
+import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Affiliate Disclosure",
-  description: "How affiliate links on this website work.",
-} as const;
-
-export const meta = () => pageMeta(page);
+export const meta = () => pageMeta(affiliateDisclosure.meta);
 
 export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+  return <LegalPage doc={affiliateDisclosure} />;
 }

@@ -1,13 +1,9 @@
-import { PageHero } from "~/components/page-hero";
+import { cookies } from "~/content/legal/cookies";
+import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Cookie Policy",
-  description: "How and why this website uses cookies.",
-} as const;
-
-export const meta = () => pageMeta(page);
+export const meta = () => pageMeta(cookies.meta);
 
 export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+  return <LegalPage doc={cookies} />;
 }

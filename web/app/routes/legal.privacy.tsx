@@ -1,13 +1,9 @@
-import { PageHero } from "~/components/page-hero";
+import { privacy } from "~/content/legal/privacy";
+import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Privacy Policy",
-  description: "How we collect, use and protect your information.",
-} as const;
-
-export const meta = () => pageMeta(page);
+export const meta = () => pageMeta(privacy.meta);
 
 export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+  return <LegalPage doc={privacy} />;
 }

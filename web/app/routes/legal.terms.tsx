@@ -1,13 +1,9 @@
-import { PageHero } from "~/components/page-hero";
+import { terms } from "~/content/legal/terms";
+import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Terms of Service",
-  description: "The terms that govern your use of this website.",
-} as const;
-
-export const meta = () => pageMeta(page);
+export const meta = () => pageMeta(terms.meta);
 
 export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+  return <LegalPage doc={terms} />;
 }

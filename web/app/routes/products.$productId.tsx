@@ -1,32 +1,40 @@
 import { Link } from "react-router";
+import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/products.$productId";
-import { PageHero } from "~/components/page-hero";
-import { findProduct } from "~/content/products";
+import { findProduct, isLive, productNotFound } from "~/content/products";
+import { buttonClass } from "~/components/ui/button";
+import { LiveProductPage } from "~/components/product-live";
+import { ComingSoonProductPage } from "~/components/product-coming-soon";
 import { pageMeta } from "~/lib/meta";
-
-const notFoundCopy = {
-  title: "Product Not Found",
-  text: "The product you're looking for doesn't exist in our portfolio.",
-  back: { label: "View all products", href: "/products" },
-} as const;
 
 export const meta = ({ params }: Route.MetaArgs) => {
   const product = findProduct(params.productId);
   return product
-    ? pageMeta({ title: product.name, description: product.description })
-    : pageMeta({ title: notFoundCopy.title, description: notFoundCopy.text });
+    ? pageMeta({ title: `${product.name} – ${product.tagline}`, description: product.description })
+    : pageMeta({ title: productNotFound.title, description: productNotFound.text });
 };
 
+/**
+ * The product page: live mode for a product on sale, coming-soon mode for the
+ * others, and 'Product Not Found' for any other id (prerendered at
+ * /products/404, which the server answers with status 404 for unknown ids).
+ */
 export default function ProductPage({ params }: Route.ComponentProps) {
   const product = findProduct(params.productId);
-  if (!product) {
-    return (
-      <PageHero title={notFoundCopy.title} lead={notFoundCopy.text}>
-        <Link to={notFoundCopy.back.href} className="mt-6 inline-block font-semibold text-brand-700 underline dark:text-brand-300">
-          {notFoundCopy.back.label}
-        </Link>
-      </PageHero>
-    );
-  }
-  return <PageHero title={product.name} lead={product.description} />;
+  if (!product) return <ProductNotFound />;
+  return isLive(product) ? <LiveProductPage product={product} /> : <ComingSoonProductPage product={product} />;
+}
+
+function ProductNotFound() {
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center sm:py-32">
+      <p className="text-sm font-semibold tracking-widest text-brand-700 dark:text-brand-300">404</p>
+      <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">{productNotFound.title}</h1>
+      <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{productNotFound.text}</p>
+      <Link to={productNotFound.back.href} className={buttonClass("primary", "lg", "mt-8")}>
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {productNotFound.back.label}
+      </Link>
+    </div>
+  );
 }

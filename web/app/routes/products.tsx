@@ -1,13 +1,23 @@
+import { products, productsCta, productsHero, productsMeta } from "~/content/products";
 import { PageHero } from "~/components/page-hero";
+import { ProductCard } from "~/components/product-card";
+import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Our SaaS Portfolio",
-  description: "Software products built and run by the studio.",
-} as const;
+export const meta = () => pageMeta(productsMeta);
 
-export const meta = () => pageMeta(page);
-
-export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+export default function Products() {
+  return (
+    <>
+      <PageHero eyebrow={productsHero.eyebrow} title={productsHero.title} lead={productsHero.lead} />
+      <section aria-label={productsHero.title} className="py-16 sm:py-20">
+        <div className="mx-auto grid max-w-6xl gap-8 px-4 sm:px-6 md:grid-cols-2 lg:grid-cols-3 lg:px-8">
+          {products.map((p, i) => (
+            <ProductCard key={p.id} product={p} priority={i === 0} />
+          ))}
+        </div>
+      </section>
+      <CtaBand {...productsCta} />
+    </>
+  );
 }

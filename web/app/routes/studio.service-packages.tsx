@@ -1,13 +1,78 @@
+import { Link } from "react-router";
+import { CheckCircle2 } from "lucide-react";
+import {
+  customSolution,
+  howWeWork,
+  packagesCta,
+  packagesFaq,
+  packagesSection,
+  servicePackagesHero,
+  servicePackagesMeta,
+} from "~/content/service-packages";
+import { buttonClass } from "~/components/ui/button";
+import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
+import { PackageCard } from "~/components/package-card";
+import { FeatureCard } from "~/components/feature-card";
+import { FaqSection } from "~/components/faq-section";
+import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Service Packages",
-  description: "Clear scope and fixed prices for every stage of your SaaS company.",
-} as const;
+export const meta = () => pageMeta(servicePackagesMeta);
 
-export const meta = () => pageMeta(page);
+export default function ServicePackages() {
+  return (
+    <>
+      <PageHero eyebrow={servicePackagesHero.eyebrow} title={servicePackagesHero.title} lead={servicePackagesHero.lead} />
 
-export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+      <Section id="packages" title={packagesSection.title} lead={packagesSection.lead}>
+        <div className="grid gap-8 lg:grid-cols-3">
+          {packagesSection.packages.map((pkg) => (
+            <PackageCard
+              key={pkg.id}
+              pkg={pkg}
+              popularLabel={packagesSection.popularLabel}
+              notIncludedLabel={packagesSection.notIncludedLabel}
+            />
+          ))}
+        </div>
+      </Section>
+
+      <Section id="how-we-work" title={howWeWork.title} lead={howWeWork.lead} tone="muted">
+        <div className="grid gap-6 md:grid-cols-3">
+          {howWeWork.cards.map((card) => (
+            <FeatureCard key={card.title} card={card} />
+          ))}
+        </div>
+      </Section>
+
+      <section aria-labelledby="custom-heading" className="py-16 sm:py-20">
+        <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
+        <div className="grid items-center gap-8 rounded-3xl border border-slate-200 bg-white p-6 shadow-sm sm:p-12 lg:grid-cols-[3fr_2fr] dark:border-slate-800 dark:bg-slate-900">
+          <div>
+            <h2 id="custom-heading" className="text-3xl font-bold tracking-tight text-slate-900 dark:text-white">
+              {customSolution.title}
+            </h2>
+            <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{customSolution.text}</p>
+            <Link to={customSolution.link.href} className={buttonClass("primary", "lg", "mt-8")}>
+              {customSolution.link.label}
+            </Link>
+          </div>
+          <ul className="space-y-4">
+            {customSolution.points.map((point) => (
+              <li key={point} className="flex gap-3 text-slate-700 dark:text-slate-200">
+                <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-600 dark:text-brand-300" />
+                {point}
+              </li>
+            ))}
+          </ul>
+        </div>
+        </div>
+      </section>
+
+      <FaqSection title={packagesFaq.title} lead={packagesFaq.lead} entries={packagesFaq.entries} tone="muted" />
+
+      <CtaBand {...packagesCta} />
+    </>
+  );
 }

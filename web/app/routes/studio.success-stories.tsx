@@ -1,13 +1,31 @@
+import { Link } from "react-router";
+import { ArrowRight } from "lucide-react";
+import { caseStudies, successStoriesCta, successStoriesHero, successStoriesMeta } from "~/content/success-stories";
+import { buttonClass } from "~/components/ui/button";
 import { PageHero } from "~/components/page-hero";
+import { CaseStudy } from "~/components/case-study";
+import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Success Stories",
-  description: "How founders built, grew and sold their SaaS companies with us.",
-} as const;
+export const meta = () => pageMeta(successStoriesMeta);
 
-export const meta = () => pageMeta(page);
+export default function SuccessStories() {
+  return (
+    <>
+      <PageHero eyebrow={successStoriesHero.eyebrow} title={successStoriesHero.title} lead={successStoriesHero.lead}>
+        <Link to={successStoriesHero.bookCall.href} className={buttonClass("primary", "lg", "mt-8")}>
+          {successStoriesHero.bookCall.label}
+          <ArrowRight aria-hidden="true" className="size-4" />
+        </Link>
+      </PageHero>
 
-export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+      <div className="mx-auto max-w-6xl space-y-12 px-4 py-16 sm:px-6 sm:py-20 lg:px-8">
+        {caseStudies.map((study, i) => (
+          <CaseStudy key={study.id} study={study} priority={i === 0} />
+        ))}
+      </div>
+
+      <CtaBand {...successStoriesCta} />
+    </>
+  );
 }

@@ -1,13 +1,57 @@
+import { Link } from "react-router";
+import { ArrowRight } from "lucide-react";
+import { processIntro, processSteps, studioCta, studioHero, studioMeta, studioTestimonials, whyChoose } from "~/content/studio";
+import { buttonClass } from "~/components/ui/button";
+import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
+import { ProcessStep } from "~/components/process-step";
+import { FeatureCard } from "~/components/feature-card";
+import { TestimonialCard } from "~/components/testimonial-card";
+import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "How We Build",
-  description: "Our five-step process takes SaaS products from idea to exit.",
-} as const;
+export const meta = () => pageMeta(studioMeta);
 
-export const meta = () => pageMeta(page);
+export default function Studio() {
+  return (
+    <>
+      <PageHero eyebrow={studioHero.eyebrow} title={studioHero.title} lead={studioHero.lead}>
+        <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+          <Link to={studioHero.primary.href} className={buttonClass("primary", "lg")}>
+            {studioHero.primary.label}
+            <ArrowRight aria-hidden="true" className="size-4" />
+          </Link>
+          <Link to={studioHero.secondary.href} className={buttonClass("secondary", "lg")}>
+            {studioHero.secondary.label}
+          </Link>
+        </div>
+      </PageHero>
 
-export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+      <Section id="process" title={processIntro.title} lead={processIntro.lead}>
+        <ol className="space-y-20 sm:space-y-24">
+          {processSteps.map((step, i) => (
+            <ProcessStep key={step.id} step={step} stepLabel={processIntro.stepLabel} priority={i === 0} />
+          ))}
+        </ol>
+      </Section>
+
+      <Section id="why-choose" title={whyChoose.title} lead={whyChoose.lead} tone="muted">
+        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {whyChoose.cards.map((card) => (
+            <FeatureCard key={card.title} card={card} />
+          ))}
+        </div>
+      </Section>
+
+      <Section id="testimonials" title={studioTestimonials.title} lead={studioTestimonials.lead}>
+        <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+          {studioTestimonials.items.map((t) => (
+            <TestimonialCard key={t.author} testimonial={t} />
+          ))}
+        </div>
+      </Section>
+
+      <CtaBand {...studioCta} />
+    </>
+  );
 }

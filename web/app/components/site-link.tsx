@@ -1,0 +1,19 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import type { Link as LinkData } from "~/content/types";
+
+/** SiteLink is a link within the site; a bare anchor (#pricing) is a plain <a>. */
+export function SiteLink({ link, className, children }: { link: LinkData; className?: string; children?: ReactNode }) {
+  if (link.href.startsWith("#")) {
+    return (
+      <a href={link.href} className={className}>
+        {children ?? link.label}
+      </a>
+    );
+  }
+  return (
+    <Link to={link.href} className={className}>
+      {children ?? link.label}
+    </Link>
+  );
+}

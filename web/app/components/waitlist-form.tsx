@@ -1,0 +1,69 @@
+import { useId, useState, type FormEvent } from "react";
+import { comingSoonCopy } from "~/content/products";
+import { buttonClass } from "~/components/ui/button";
+import { toast } from "~/components/ui/toast";
+import { joinWaitlist } from "~/lib/signup";
+import { useHydrated } from "~/lib/hydrated";
+
+const copy = comingSoonCopy.form;
+
+/**
+ * WaitlistForm signs an email address up for a coming-soon product. The
+ * browser validates the address (required, type=email). While the sign-up
+ * runs the button reads 'Subscribing...' and is disabled; on success a toast
+ * confirms and the field is cleared; on failure an error toast shows the
+ * reason and the field keeps what was typed. The button stays disabled
+ * until the page is hydrated, so a quick click never submits the form
+ * natively (which would put the address in the URL).
+ */
+export function WaitlistForm({ productId, productName }: { productId: string; productName: string }) {
+  const inputId = useId();
+  const hintId = useId();
+  const hydrated = useHydrated();
+  const [email, setEmail] = useState("");
+  const [pending, setPending] = useState(false);
+
+  async function handleSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (pending) return;
+    setPending(true);
+    try {
+      await joinWaitlist(email, productId);
+      toast(copy.success(productName));
+      setEmail("");
+    } catch (err) {
+      const message = err instanceof Error && err.message ? err.message : copy.errorFallback;
+      toast({ title: copy.errorTitle, description: message, variant: "destructive" });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={handleSubmit} className="mx-auto w-full max-w-lg">
+      <label htmlFor={inputId} className="block text-sm font-medium text-slate-900 dark:text-white">
+        {copy.label}
+      </label>
+      <div className="mt-2 flex flex-col gap-3 sm:flex-row">
+        <input
+          id={inputId}
+          type="email"
+          name="email"
+          required
+          autoComplete="email"
+          placeholder={copy.placeholder}
+          aria-describedby={hintId}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          className="h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 text-slate-900 placeholder:text-slate-500 focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400 dark:focus-visible:outline-brand-300"
+        />
+        <button type="submit" disabled={!hydrated || pending} className={buttonClass("primary", "md", "shrink-0")}>
+          {pending ? copy.submitting : copy.submit}
+        </button>
+      </div>
+      <p id={hintId} className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+        {copy.privacy}
+      </p>
+    </form>
+  );
+}
