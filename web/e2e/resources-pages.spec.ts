@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { axeViolations } from "./resources-axe";
 import { test, expect, hydrated } from "./fixtures";
 import { siteUrl } from "../app/content/site";
 
@@ -155,9 +156,13 @@ test.describe("unknown resource", () => {
     expect(errors).toEqual([]);
   });
 
-  test("client-side navigation to an unknown slug shows Page Not Found too", async ({ page }) => {
+  test("client-side navigation to an unknown slug shows Page Not Found too, without a data request", async ({ page }) => {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    const dataRequests: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("no-such-resource")) dataRequests.push(r.url());
+    });
     await page.goto("/resources/ai-in-saas");
     await hydrated(page);
     await page.evaluate(() => {
@@ -171,6 +176,7 @@ test.describe("unknown resource", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page Not Found");
     await expect(page.getByText("Something went wrong")).toHaveCount(0);
     expect(errors).toEqual([]);
+    expect(dataRequests).toEqual([]);
   });
 });
 
@@ -245,4 +251,15 @@ test.describe("RSS feed", () => {
     }
     await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute("href", "/rss.xml");
   });
+});
+
+test.describe("accessibility", () => {
+  for (const path of ["/resources", "/resources?q=zzzz", "/resources/podcasts", "/resources/templates", "/resources/building-for-exit-podcast", "/resources/financial-model-template"]) {
+    test(`${path} has no axe violations`, async ({ page }) => {
+      await page.goto(path);
+      await hydrated(page);
+      if (path.includes("q=")) await expect(page.getByRole("button", { name: "Clear Filters" })).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  }
 });

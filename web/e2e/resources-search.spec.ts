@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { axeViolations } from "./resources-axe";
 import { test, expect, hydrated } from "./fixtures";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Search the site" });
@@ -167,6 +168,14 @@ test.describe("site-wide search", () => {
       return document.activeElement === link;
     });
     expect(behind).toBe(false);
+  });
+
+  test("the open dialog with results has no axe violations", async ({ page }) => {
+    await openHome(page);
+    await page.keyboard.press("Control+k");
+    await input(page).fill("sca");
+    await expect(dialog(page).getByRole("option").first()).toBeVisible();
+    expect(await axeViolations(page, "dialog")).toEqual([]);
   });
 
   test("works on a phone", async ({ page }) => {

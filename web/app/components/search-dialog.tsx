@@ -159,7 +159,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
                       onClick={() => open(entry)}
                       className={cn(
                         "flex cursor-pointer items-start gap-3 rounded-lg px-3 py-2.5",
-                        selected ? "bg-brand-600 text-white dark:bg-brand-500" : "text-slate-900 dark:text-white",
+                        selected ? "bg-brand-600 text-white" : "text-slate-900 dark:text-white",
                       )}
                     >
                       <Icon aria-hidden="true" className={cn("mt-0.5 size-4 shrink-0", selected ? "text-white" : "text-slate-400")} />

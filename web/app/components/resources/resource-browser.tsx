@@ -5,6 +5,7 @@ import { categoryFilterOptions, resourceList, sortOptions, type Resource } from 
 import { ResourceCard } from "~/components/resources/resource-card";
 import { buttonClass } from "~/components/ui/button";
 import { useHydrated } from "~/lib/hydrated";
+import { cn } from "~/lib/cn";
 import {
   DEFAULT_QUERY,
   LOADING_DELAY_MS,
@@ -196,7 +197,13 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
           </div>
         </form>
 
-        <p role="status" aria-live="polite" data-testid="resource-count" className="mt-6 text-sm text-slate-600 dark:text-slate-400">
+        <p
+          role="status"
+          aria-live="polite"
+          data-testid="resource-count"
+          // The empty state says it already; screen readers still hear it here.
+          className={cn("mt-6 text-sm text-slate-600 dark:text-slate-400", !loading && results.length === 0 && "sr-only")}
+        >
           {loading ? resourceList.loading : resourceList.count(visible.length, results.length)}
         </p>
 
