@@ -7,6 +7,7 @@ import { CookieBanner } from "~/components/cookie-banner";
 import { PageTransition } from "~/components/page-transition";
 import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toast";
+import { useSiteSearch } from "~/components/site-search";
 import { themeScript } from "~/lib/theme";
 
 export const links: LinksFunction = () => [
@@ -36,15 +37,17 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 function Shell({ children }: { children: ReactNode }) {
+  const search = useSiteSearch();
   return (
     <>
-      <SiteHeader />
+      <SiteHeader onSearch={search.open} onSearchIntent={search.preload} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <PageTransition>{children}</PageTransition>
       </main>
       <SiteFooter />
       <CookieBanner />
       <Toaster />
+      {search.element}
     </>
   );
 }

@@ -13,11 +13,13 @@ export default [
   route("resources/blog", "routes/resources.blog.tsx"),
   route("resources/podcasts", "routes/resources.podcasts.tsx"),
   route("resources/templates", "routes/resources.templates.tsx"),
+  route("resources/:slug", "routes/resources.$slug.tsx"),
   route("about", "routes/about.tsx"),
   route("contact", "routes/contact.tsx"),
   route("legal/terms", "routes/legal.terms.tsx"),
   route("legal/privacy", "routes/legal.privacy.tsx"),
   route("legal/cookies", "routes/legal.cookies.tsx"),
   route("legal/affiliate-disclosure", "routes/legal.affiliate-disclosure.tsx"),
+  route("rss.xml", "routes/rss.xml.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -16,7 +16,7 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   );
 
 /** SiteHeader: logo, main navigation, search, theme toggle, Get Started; under 768 px a section switch and a menu. */
-export function SiteHeader({ onSearch }: { onSearch?: () => void }) {
+export function SiteHeader({ onSearch, onSearchIntent }: { onSearch?: () => void; onSearchIntent?: () => void }) {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
@@ -91,7 +91,11 @@ export function SiteHeader({ onSearch }: { onSearch?: () => void }) {
           <button
             type="button"
             onClick={onSearch}
+            onPointerEnter={onSearchIntent}
+            onFocus={onSearchIntent}
             aria-label={headerLabels.search}
+            aria-haspopup="dialog"
+            aria-keyshortcuts="Control+K Meta+K /"
             data-search-trigger
             className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-200 dark:hover:bg-slate-800"
           >

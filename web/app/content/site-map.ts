@@ -4,6 +4,7 @@
  * the Go server answers with status 404 (see internal/site).
  */
 import { products } from "./products";
+import { feed, resources } from "./resources";
 
 export const routeTable = [
   "/",
@@ -24,13 +25,23 @@ export const routeTable = [
   "/legal/affiliate-disclosure",
 ] as const;
 
-/** Paths whose page is a not-found page: the site's, and the products' one. */
-export const notFoundPaths = ["/404", "/products/404"] as const;
+/**
+ * Paths whose page is a not-found page: the site's, the products' one, and
+ * the resources' one (an unknown resource slug shows the site's Page Not Found).
+ */
+export const notFoundPaths = ["/404", "/products/404", "/resources/404"] as const;
 
 export function productPaths(): string[] {
   return products.map((p) => `/products/${p.id}`);
 }
 
+export function resourcePaths(): string[] {
+  return resources.map((r) => r.url);
+}
+
+/** Files rendered by resource routes at build time. */
+export const generatedFiles = [feed.path] as const;
+
 export function prerenderPaths(): string[] {
-  return [...routeTable, ...productPaths(), ...notFoundPaths];
+  return [...routeTable, ...productPaths(), ...resourcePaths(), ...notFoundPaths, ...generatedFiles];
 }

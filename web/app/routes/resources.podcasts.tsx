@@ -1,13 +1,10 @@
-import { PageHero } from "~/components/page-hero";
+import { categoryPages } from "~/content/resources";
+import { CategoryPage } from "~/components/resources/category-page";
+import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Podcasts",
-  description: "Conversations with founders, operators and investors.",
-} as const;
-
-export const meta = () => pageMeta(page);
+export const meta = () => [...pageMeta(categoryPages.podcasts), feedLink];
 
 export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+  return <CategoryPage page="podcasts" />;
 }

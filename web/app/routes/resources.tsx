@@ -1,13 +1,67 @@
+import { Link } from "react-router";
+import { ArrowRight } from "lucide-react";
+import { featuredGuide, findResource, hubPage, resourceLength, resources } from "~/content/resources";
 import { PageHero } from "~/components/page-hero";
+import { buttonClass } from "~/components/ui/button";
+import { Image } from "~/components/ui/image";
+import { ResourceTabs } from "~/components/resources/resource-tabs";
+import { ResourceBrowser } from "~/components/resources/resource-browser";
+import { NewsletterSignup } from "~/components/resources/newsletter-signup";
+import { CategoryBadge, resourceFallback } from "~/components/resources/resource-card";
+import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
 
-const page = {
-  title: "Resources Hub",
-  description: "Guides, articles, podcasts and templates for SaaS founders.",
-} as const;
+export const meta = () => [...pageMeta(hubPage), feedLink];
 
-export const meta = () => pageMeta(page);
+function FeaturedGuide() {
+  const guide = findResource(featuredGuide.slug);
+  if (!guide) throw new Error(`featured guide ${featuredGuide.slug} is not a resource`);
+  return (
+    <section aria-labelledby="featured-heading" className="pt-12 sm:pt-16">
+      <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
+        <div className="grid overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm lg:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">
+          <Image
+            src={guide.image.src}
+            alt={guide.image.alt}
+            width={640}
+            height={360}
+            fallback={resourceFallback(guide.title)}
+            priority
+            className="aspect-video h-full w-full bg-brand-50 object-cover dark:bg-slate-800"
+          />
+          <div className="flex flex-col justify-center p-6 sm:p-10">
+            <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase dark:text-brand-300">{featuredGuide.eyebrow}</p>
+            <h2 id="featured-heading" className="mt-3 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
+              {guide.title}
+            </h2>
+            <p className="mt-4 text-slate-600 dark:text-slate-300">{guide.description}</p>
+            <div className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600 dark:text-slate-400">
+              <CategoryBadge category={guide.category} />
+              <span>{guide.author}</span>
+              <span aria-hidden="true">·</span>
+              <span>{resourceLength(guide)}</span>
+            </div>
+            <div className="mt-8">
+              <Link to={featuredGuide.cta.href} className={buttonClass("primary", "lg")}>
+                {featuredGuide.cta.label}
+                <ArrowRight aria-hidden="true" className="size-4" />
+              </Link>
+            </div>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
 
-export default function Page() {
-  return <PageHero title={page.title} lead={page.description} />;
+export default function ResourcesHub() {
+  return (
+    <>
+      <PageHero title={hubPage.title} lead={hubPage.description} />
+      <ResourceTabs />
+      <FeaturedGuide />
+      <ResourceBrowser resources={resources} />
+      <NewsletterSignup />
+    </>
+  );
 }

@@ -1,0 +1,256 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { Search, SearchX } from "lucide-react";
+import { categoryFilterOptions, resourceList, sortOptions, type Resource } from "~/content/resources";
+import { ResourceCard } from "~/components/resources/resource-card";
+import { buttonClass } from "~/components/ui/button";
+import { useHydrated } from "~/lib/hydrated";
+import { cn } from "~/lib/cn";
+import {
+  DEFAULT_QUERY,
+  LOADING_DELAY_MS,
+  SEARCH_DEBOUNCE_MS,
+  applyResourceQuery,
+  hasMorePages,
+  isCategoryFilter,
+  isSortOrder,
+  parseResourceQuery,
+  resourceQueryParams,
+  sameQuery,
+  visiblePage,
+  type ResourceQuery,
+} from "~/lib/resource-list";
+
+const SKELETON_MIN = 3;
+
+const fieldClass =
+  "h-11 w-full rounded-lg border border-slate-300 bg-white text-slate-900 focus:border-brand-500 focus:outline-2 focus:outline-brand-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-white";
+
+/**
+ * ResourceBrowser is the searchable, filterable, sortable list of the hub
+ * (specification sections 4, 5 and 9). The query lives in the URL
+ * (?q=&category=&sort=); the search applies 300 ms after the last keystroke;
+ * every change shows a loading state for 100 ms, then the results or the
+ * empty state; six results per page.
+ *
+ * The page is prerendered without a query, so until hydration it shows the
+ * default list; then it applies the URL's query at once, without the loading
+ * state, so a shared or reloaded link lands on its filtered view.
+ */
+export function ResourceBrowser({ resources }: { resources: readonly Resource[] }) {
+  const hydrated = useHydrated();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const urlQuery = hydrated ? parseResourceQuery(searchParams) : DEFAULT_QUERY;
+
+  // What the search box shows; it reaches the URL after the debounce.
+  const [text, setText] = useState("");
+  const committedText = useRef<string | null>(null);
+  // What the grid shows; it follows the URL after the loading state.
+  const [shown, setShown] = useState<ResourceQuery>(DEFAULT_QUERY);
+  const [loading, setLoading] = useState(false);
+  const [pages, setPages] = useState(1);
+  const applied = useRef(false);
+
+  const listRef = useRef<HTMLUListElement>(null);
+  const focusIndex = useRef<number | null>(null);
+  const ids = { search: useId(), category: useId(), sort: useId(), heading: useId() };
+
+  const commit = (change: Partial<ResourceQuery>) => {
+    setSearchParams(
+      (prev) => resourceQueryParams({ ...parseResourceQuery(prev), ...change }),
+      { replace: true, preventScrollReset: true },
+    );
+  };
+
+  // The URL's search text changed from elsewhere (first load, Clear Filters): show it in the box.
+  useEffect(() => {
+    if (!hydrated) return;
+    if (committedText.current !== null && committedText.current === urlQuery.q.trim()) return;
+    committedText.current = urlQuery.q.trim();
+    setText(urlQuery.q);
+  }, [hydrated, urlQuery.q]);
+
+  // Debounced search: the box's text goes to the URL 300 ms after the last keystroke.
+  useEffect(() => {
+    if (!hydrated || text.trim() === urlQuery.q.trim()) return;
+    const timer = window.setTimeout(() => {
+      committedText.current = text.trim();
+      commit({ q: text.trim() });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+    // commit only reads the latest URL through setSearchParams' updater.
+  }, [hydrated, text, urlQuery.q]);
+
+  // Any change of the URL's query: a short loading state, then the new results from the first page.
+  const urlKey = resourceQueryParams(urlQuery).toString();
+  useEffect(() => {
+    if (!hydrated) return;
+    if (!applied.current) {
+      applied.current = true;
+      setShown(urlQuery);
+      return;
+    }
+    if (sameQuery(shown, urlQuery)) {
+      setLoading(false);
+      return;
+    }
+    setLoading(true);
+    const timer = window.setTimeout(() => {
+      setShown(urlQuery);
+      setPages(1);
+      setLoading(false);
+    }, LOADING_DELAY_MS);
+    return () => window.clearTimeout(timer);
+    // urlKey stands for urlQuery; shown is read, not followed.
+  }, [hydrated, urlKey]);
+
+  const results = applyResourceQuery(resources, shown);
+  const visible = visiblePage(results, pages);
+  const more = hasMorePages(results.length, pages);
+
+  // After 'Load More Resources', focus moves to the first newly shown card.
+  useEffect(() => {
+    const index = focusIndex.current;
+    if (index === null) return;
+    focusIndex.current = null;
+    listRef.current?.querySelectorAll<HTMLAnchorElement>("a.card-link")[index]?.focus();
+  }, [pages]);
+
+  const loadMore = () => {
+    focusIndex.current = visible.length;
+    setPages((p) => p + 1);
+  };
+
+  const clearFilters = () => {
+    setText("");
+    committedText.current = "";
+    commit({ q: "", category: "all" });
+  };
+
+  const skeletons = Math.max(SKELETON_MIN, Math.min(visible.length, 6));
+
+  return (
+    <section aria-labelledby={ids.heading} className="py-16 sm:py-20">
+      <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
+        <h2 id={ids.heading} className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+          {resourceList.title}
+        </h2>
+
+        <form
+          role="search"
+          onSubmit={(e) => e.preventDefault()}
+          className="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end"
+        >
+          <div className="col-span-2 sm:col-span-1">
+            <label htmlFor={ids.search} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+              {resourceList.searchLabel}
+            </label>
+            <div className="relative mt-1.5">
+              <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-slate-500 dark:text-slate-400" />
+              <input
+                id={ids.search}
+                type="search"
+                name="q"
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                placeholder={resourceList.searchPlaceholder}
+                autoComplete="off"
+                className={`${fieldClass} pr-3 pl-10 placeholder:text-slate-500 dark:placeholder:text-slate-400`}
+              />
+            </div>
+          </div>
+          <div>
+            <label htmlFor={ids.category} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+              {resourceList.categoryLabel}
+            </label>
+            <select
+              id={ids.category}
+              name="category"
+              value={urlQuery.category}
+              onChange={(e) => isCategoryFilter(e.target.value) && commit({ category: e.target.value })}
+              className={`${fieldClass} mt-1.5 px-3 sm:w-44`}
+            >
+              {categoryFilterOptions.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor={ids.sort} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+              {resourceList.sortLabel}
+            </label>
+            <select
+              id={ids.sort}
+              name="sort"
+              value={urlQuery.sort}
+              onChange={(e) => isSortOrder(e.target.value) && commit({ sort: e.target.value })}
+              className={`${fieldClass} mt-1.5 px-3 sm:w-44`}
+            >
+              {sortOptions.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </form>
+
+        <p
+          role="status"
+          aria-live="polite"
+          data-testid="resource-count"
+          // The empty state says it already; screen readers still hear it here.
+          className={cn("mt-6 text-sm text-slate-600 dark:text-slate-400", !loading && results.length === 0 && "sr-only")}
+        >
+          {loading ? resourceList.loading : resourceList.count(visible.length, results.length)}
+        </p>
+
+        <div className="mt-4">
+          {loading ? (
+            <ul data-testid="resources-loading" aria-hidden="true" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {Array.from({ length: skeletons }, (_, i) => (
+                <li key={i} className="animate-pulse overflow-hidden rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+                  <div className="aspect-video bg-slate-200 dark:bg-slate-800" />
+                  <div className="space-y-3 p-5">
+                    <div className="h-4 w-1/3 rounded bg-slate-200 dark:bg-slate-800" />
+                    <div className="h-5 w-5/6 rounded bg-slate-200 dark:bg-slate-800" />
+                    <div className="h-4 w-full rounded bg-slate-200 dark:bg-slate-800" />
+                    <div className="h-4 w-2/3 rounded bg-slate-200 dark:bg-slate-800" />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ) : results.length === 0 ? (
+            <div className="rounded-2xl border border-dashed border-slate-300 px-6 py-16 text-center dark:border-slate-700">
+              <SearchX aria-hidden="true" className="mx-auto size-10 text-slate-400 dark:text-slate-500" />
+              <h3 className="mt-4 text-lg font-semibold text-slate-900 dark:text-white">{resourceList.empty.title}</h3>
+              <p className="mt-2 text-slate-600 dark:text-slate-300">{resourceList.empty.text}</p>
+              <button type="button" onClick={clearFilters} className={buttonClass("secondary", "md", "mt-6")}>
+                {resourceList.empty.clear}
+              </button>
+            </div>
+          ) : (
+            <>
+              <ul ref={listRef} data-testid="resource-results" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+                {visible.map((r) => (
+                  <li key={r.slug}>
+                    <ResourceCard resource={r} />
+                  </li>
+                ))}
+              </ul>
+              {more && (
+                <div className="mt-10 text-center">
+                  <button type="button" onClick={loadMore} className={buttonClass("secondary", "lg")}>
+                    {resourceList.loadMore}
+                  </button>
+                </div>
+              )}
+            </>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * The site-wide search: opens from the header's search button, Ctrl/Cmd+K,
+ * or "/" when no text field has focus. The dialog and its index are a
+ * separate chunk, fetched with import() on first use (or earlier, when the
+ * pointer or focus reaches the search button), so no page loads them up front.
+ */
+import { Suspense, lazy, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+
+const loadSearchDialog = () => import("~/components/search-dialog");
+const SearchDialog = lazy(loadSearchDialog);
+
+const TRIGGER_SELECTOR = "[data-search-trigger]";
+
+/** isTextField: the keyboard is typing into something, so "/" is a character, not a shortcut. */
+function isTextField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) {
+    return !["button", "checkbox", "radio", "submit", "reset", "image", "file", "color", "range"].includes(target.type);
+  }
+  return false;
+}
+
+/** isSearchShortcut: Ctrl+K or Cmd+K anywhere, or "/" outside text fields. */
+export function isSearchShortcut(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.isComposing) return false;
+  if (event.key.toLowerCase() === "k" && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) return true;
+  return event.key === "/" && !event.ctrlKey && !event.metaKey && !event.altKey && !isTextField(event.target);
+}
+
+/**
+ * useSiteSearch owns the dialog's open state. It returns the handlers for the
+ * header's button and the element to render (nothing until first opened).
+ */
+export function useSiteSearch(): { open: () => void; preload: () => void; element: ReactNode } {
+  const [isOpen, setOpen] = useState(false);
+  const returnFocus = useRef<HTMLElement | null>(null);
+
+  const preload = useCallback(() => {
+    void loadSearchDialog();
+  }, []);
+
+  const open = useCallback(() => {
+    const focused = document.activeElement;
+    returnFocus.current = focused instanceof HTMLElement && focused !== document.body ? focused : null;
+    setOpen(true);
+  }, []);
+
+  const onClose = useCallback(() => {
+    setOpen(false);
+    const target = returnFocus.current?.isConnected ? returnFocus.current : document.querySelector<HTMLElement>(TRIGGER_SELECTOR);
+    returnFocus.current = null;
+    target?.focus();
+  }, []);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isOpen || !isSearchShortcut(event)) return;
+      event.preventDefault();
+      open();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [isOpen, open]);
+
+  const element = isOpen ? (
+    <Suspense fallback={null}>
+      <SearchDialog onClose={onClose} />
+    </Suspense>
+  ) : null;
+
+  return { open, preload, element };
+}

@@ -1,0 +1,133 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { categoryFilterOptions, featuredGuide, findResource, resourceLength, resources, resourceTabs } from "./resources";
+import { prerenderPaths } from "./site-map";
+import { renderResourceBody, resourceBodySlugs } from "~/lib/markdown.server";
+
+/** Vitest runs in web/. */
+const publicDir = join(process.cwd(), "public");
+
+/** The detail links the specification lists (section 2), in its order. */
+const specSlugs = [
+  "saas-founders-playbook",
+  "scaling-strategies",
+  "building-for-exit-podcast",
+  "financial-model-template",
+  "ai-in-saas",
+  "product-led-growth",
+  "due-diligence-checklist",
+  "onboarding-best-practices",
+  "customer-centric-culture",
+  "future-of-b2b-saas",
+  "idea-to-ipo",
+  "pitch-deck-template",
+  "roadmap-framework",
+];
+
+describe("resources", () => {
+  it("are the thirteen of the specification, each at /resources/{slug}", () => {
+    expect(resources.map((r) => r.slug)).toEqual(specSlugs);
+    for (const r of resources) expect(r.url).toBe(`/resources/${r.slug}`);
+  });
+
+  it("are 4 articles, 4 episodes, 4 templates and 1 guide", () => {
+    const count = (c: string) => resources.filter((r) => r.category === c).length;
+    expect([count("blog"), count("podcast"), count("template"), count("guide")]).toEqual([4, 4, 4, 1]);
+  });
+
+  it("have every field of the specification's Resource", () => {
+    for (const r of resources) {
+      for (const field of [r.title, r.description, r.image.src, r.image.alt, r.author, r.dateText, resourceLength(r)]) {
+        expect(field.trim(), r.slug).not.toBe("");
+      }
+    }
+  });
+
+  it("show their ISO date as the display text", () => {
+    const format = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+    for (const r of resources) {
+      expect(r.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(r.dateText, r.slug).toBe(format.format(new Date(`${r.date}T00:00:00Z`)));
+    }
+  });
+
+  it("have a 640 × 360 cover in public/images/resources", () => {
+    for (const r of resources) {
+      expect(r.image.src).toBe(`/images/resources/${r.slug}.svg`);
+      const svg = readFileSync(`${publicDir}${r.image.src}`, "utf8");
+      expect(svg, r.slug).toMatch(/viewBox="0 0 640 360"/);
+    }
+  });
+
+  it("templates link to a real file whose size and kind the card states", () => {
+    for (const r of resources) {
+      if (r.category !== "template") continue;
+      expect(r.download.href).toBe(`/downloads/${r.download.fileName}`);
+      const bytes = statSync(`${publicDir}${r.download.href}`).size;
+      const format = r.download.fileName.endsWith(".csv") ? "CSV" : "Markdown";
+      expect(r.downloadSize, r.slug).toBe(`${format}, ${Math.ceil(bytes / 1024)} KB`);
+    }
+  });
+
+  it("the featured guide is the playbook, and every page is prerendered", () => {
+    expect(findResource(featuredGuide.slug)?.category).toBe("guide");
+    expect(featuredGuide.cta).toEqual({ label: "Read the Playbook", href: "/resources/saas-founders-playbook" });
+    const paths = prerenderPaths();
+    for (const r of resources) expect(paths).toContain(r.url);
+    expect(paths).toContain("/resources/404");
+    expect(paths).toContain("/rss.xml");
+  });
+
+  it("tabs and filter labels are the specification's", () => {
+    expect(resourceTabs.map((t) => [t.label, t.href])).toEqual([
+      ["All Resources", "/resources"],
+      ["Blog", "/resources/blog"],
+      ["Podcast", "/resources/podcasts"],
+      ["Templates", "/resources/templates"],
+    ]);
+    expect(categoryFilterOptions.map((o) => `${o.value}:${o.label}`)).toEqual([
+      "all:All",
+      "blog:Articles",
+      "podcast:Podcasts",
+      "template:Templates",
+      "guide:Guides",
+    ]);
+  });
+});
+
+describe("Markdown bodies", () => {
+  it("exist for exactly the resources", () => {
+    expect(resourceBodySlugs().sort()).toEqual([...specSlugs].sort());
+  });
+
+  it.each(specSlugs)("%s renders to HTML with sections, no h1 and no inline style", (slug) => {
+    const html = renderResourceBody(slug);
+    expect(html).not.toMatch(/<h1[\s>]/);
+    expect(html).not.toMatch(/\sstyle=/);
+    expect(html.match(/<h2[\s>]/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(html.length).toBeGreaterThan(1200);
+  });
+
+  it("episodes have show notes with a topic list", () => {
+    for (const r of resources.filter((x) => x.category === "podcast")) {
+      const html = renderResourceBody(r.slug);
+      expect(html, r.slug).toContain("<h2>Show notes</h2>");
+      expect(html, r.slug).toMatch(/<h2>Topics in this episode<\/h2>\s*<ol>/);
+    }
+  });
+
+  it("internal links in the bodies point at pages that exist", () => {
+    const paths = new Set(prerenderPaths());
+    for (const slug of specSlugs) {
+      for (const [, href] of renderResourceBody(slug).matchAll(/href="([^"]+)"/g)) {
+        expect(href!.startsWith("/"), `${slug}: ${href}`).toBe(true);
+        expect(paths.has(href!), `${slug}: ${href}`).toBe(true);
+      }
+    }
+  });
+
+  it("an unknown slug has no body", () => {
+    expect(() => renderResourceBody("no-such-resource")).toThrow(/no Markdown body/);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The site-wide search: an index of pages, products, ventures and resources,
+ * made from the content modules when the bundle is built, and the matching
+ * the dialog does as the visitor types. Loaded only with the search dialog
+ * (a dynamic import), so it never adds to a page's first load.
+ */
+import { products } from "~/content/products";
+import { resources } from "~/content/resources";
+import { searchPages } from "~/content/search";
+import { routeTable } from "~/content/site-map";
+
+export type SearchKind = "page" | "product" | "venture" | "resource";
+
+export type SearchEntry = {
+  readonly kind: SearchKind;
+  readonly title: string;
+  readonly description: string;
+  readonly href: string;
+};
+
+export type SearchGroup = { readonly kind: SearchKind; readonly results: readonly SearchEntry[] };
+
+/** The order of the groups in the dialog. */
+export const searchKinds: readonly SearchKind[] = ["page", "product", "venture", "resource"];
+
+/** Results shown per group at most. */
+export const GROUP_LIMIT = 8;
+
+/**
+ * The studio's ventures, until the venture portfolio's content module exists.
+ * TODO(lead): build these from web/app/content/ventures.ts (issue of the
+ * venture portfolio) and drop this list.
+ */
+export const ventures: readonly { readonly name: string; readonly description: string }[] = [
+  { name: "AURION", description: "Private, local-first autonomous AI assistant platform for workflow automation." },
+  { name: "DataSync", description: "Real-time data synchronisation between the SaaS tools a company already uses." },
+  { name: "CryptoTrack", description: "Portfolio tracking and tax reporting for digital-asset investors." },
+  { name: "HealthMonitor", description: "Remote patient monitoring that turns wearable data into alerts for care teams." },
+  { name: "LearnHub", description: "A learning platform for companies to build, run and measure employee training." },
+  { name: "LegalFlow", description: "Contract workflow automation for in-house legal teams." },
+];
+
+const venturePortfolio = "/studio/venture-portfolio";
+
+/** buildSearchIndex lists everything the search can find, grouped by kind in searchKinds' order. */
+export function buildSearchIndex(): SearchEntry[] {
+  return [
+    ...routeTable.map((href) => ({ kind: "page" as const, href, ...searchPages[href] })),
+    ...products.map((p) => ({ kind: "product" as const, title: p.name, description: p.description, href: `/products/${p.id}` })),
+    ...ventures.map((v) => ({ kind: "venture" as const, title: v.name, description: v.description, href: venturePortfolio })),
+    ...resources.map((r) => ({ kind: "resource" as const, title: r.title, description: r.description, href: r.url })),
+  ];
+}
+
+export const searchIndex: readonly SearchEntry[] = buildSearchIndex();
+
+/** normalize lower-cases and strips accents, so "Tomas" finds "Tomás". */
+export function normalize(text: string): string {
+  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLocaleLowerCase("en");
+}
+
+/**
+ * searchSite finds the entries whose title or description contains every
+ * word of the query (case- and accent-insensitive), best first: title starts
+ * with the query, then title contains it, then every word in the title, then
+ * the rest; ties keep the index order. Results are grouped by kind, in
+ * searchKinds' order, empty groups left out. A blank query finds nothing.
+ */
+export function searchSite(index: readonly SearchEntry[], query: string, limit = GROUP_LIMIT): SearchGroup[] {
+  const phrase = normalize(query).trim().replace(/\s+/g, " ");
+  if (phrase === "") return [];
+  const words = phrase.split(" ");
+  const scored = index.flatMap((entry, order) => {
+    const title = normalize(entry.title);
+    const text = `${title} ${normalize(entry.description)}`;
+    if (!words.every((w) => text.includes(w))) return [];
+    const score = title.startsWith(phrase) ? 3 : title.includes(phrase) ? 2 : words.every((w) => title.includes(w)) ? 1 : 0;
+    return [{ entry, order, score }];
+  });
+  scored.sort((a, b) => b.score - a.score || a.order - b.order);
+  return searchKinds
+    .map((kind) => ({ kind, results: scored.filter((s) => s.entry.kind === kind).slice(0, limit).map((s) => s.entry) }))
+    .filter((g) => g.results.length > 0);
+}
