@@ -3,7 +3,9 @@ import { test, expect, hydrated } from "./fixtures";
 import { prerenderPaths } from "../app/content/site-map";
 
 /** Every prerendered page (the not-found pages through real unknown paths), at both widths, in both themes. */
-const paths = prerenderPaths().map((p) => (p.endsWith("/404") ? p.replace(/404$/, "no-such-page") : p));
+const paths = prerenderPaths()
+  .filter((p) => !/\.\w+$/.test(p)) // pages only, not feeds
+  .map((p) => (p.endsWith("/404") ? p.replace(/404$/, "no-such-page") : p));
 
 for (const width of [1280, 375]) {
   for (const theme of ["light", "dark"] as const) {
