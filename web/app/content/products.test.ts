@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import generated from "../../../internal/signup/waitlist-products.json";
+import generated from "../../../internal/signup/waitlist-products.json" with { type: "json" };
 import { products } from "./products";
 
 describe("waitlist products", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import table from "../../../internal/form/testdata/cases.json";
+import table from "../../../internal/form/testdata/cases.json" with { type: "json" };
 import { contactRules, signupEmailRule, validate, type Rule } from "./validation";
 
 /**

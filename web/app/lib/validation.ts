@@ -4,7 +4,7 @@
  * server embeds too; internal/form/testdata/cases.json is one table of cases
  * that validation.test.ts and the Go tests both run.
  */
-import rules from "../../../internal/form/rules.json";
+import rules from "../../../internal/form/rules.json" with { type: "json" };
 
 export type Rule = {
   readonly field: string;

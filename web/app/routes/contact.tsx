@@ -176,7 +176,10 @@ function Field({ id, field, error, wide, children }: { id: string; field: FieldN
             *
           </span>
         ) : (
-          <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">{contactForm.optional}</span>
+          <>
+            {" "}
+            <span className="font-normal text-slate-500 dark:text-slate-400">{contactForm.optional}</span>
+          </>
         )}
       </label>
       {children}
