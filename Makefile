@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-e2e deps-test clean
+.PHONY: build run test dev web test-go test-web test-e2e deps-test bench clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -20,9 +20,12 @@ build: web
 run: build
 	./bin/studio serve --addr $(ADDR)
 
-# npm ci only when the lock file changed since the last install.
+# npm ci only when the lock file changed since the last install. A registry
+# that lacks other platforms' optional packages (as some mirrors do) makes
+# npm ci refuse the lock file; npm install then installs the same pinned
+# versions from it.
 $(WEB)/node_modules/.package-lock.json: $(WEB)/package-lock.json
-	$(NPM) ci
+	$(NPM) ci || $(NPM) install
 	@touch $@
 
 ## web: the prerendered site in web/build/client, with .br/.gz variants
@@ -38,9 +41,18 @@ deps-test:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# The Go tests run with a throwaway PostgreSQL (scripts/with-postgres installs
+# Debian's postgresql when missing, starts it on a free loopback port, and
+# stops it afterwards): the store suite, the outbox, the CLI and the
+# durability test run against both SQLite and PostgreSQL. The durability
+# test (cmd/studio) kills and restarts the binary under load.
 test-go:
 	go vet ./...
-	go test ./...
+	scripts/with-postgres go test ./...
+
+## bench: accepted contact messages per second and p50/p99 latency, SQLite and PostgreSQL
+bench: build
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio
 
 test-web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run typecheck
