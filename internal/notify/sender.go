@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -36,6 +37,7 @@ type Sender struct {
 	// DefaultBackoff when nil.
 	Backoff func(attempts int) time.Duration
 
+	once sync.Once
 	wake chan struct{}
 }
 
@@ -66,18 +68,15 @@ func (s *Sender) defaults() {
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.DiscardHandler)
 	}
-	if s.wake == nil {
-		s.wake = make(chan struct{}, 1)
-	}
+	s.initWake()
 }
 
-// Wake tells a running sender that an e-mail was queued, so it need not
-// wait for the next poll. It never blocks. Call it only after Run started
-// or before it with the Sender fully set up.
+func (s *Sender) initWake() { s.once.Do(func() { s.wake = make(chan struct{}, 1) }) }
+
+// Wake tells the sender that an e-mail was queued, so it need not wait for
+// the next poll. It never blocks and is safe to call at any time.
 func (s *Sender) Wake() {
-	if s.wake == nil {
-		return
-	}
+	s.initWake()
 	select {
 	case s.wake <- struct{}{}:
 	default:

@@ -2,117 +2,22 @@ package notify_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-sasl"
-	"github.com/emersion/go-smtp"
-
 	"studio/internal/contact"
 	"studio/internal/notify"
+	"studio/internal/notify/smtptest"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
 
-// mailServer is a real SMTP server on loopback, in process. It requires
-// PLAIN authentication as user/secret and refuses the first failFirst
-// deliveries with a temporary error.
-type mailServer struct {
-	addr string
-
-	mu        sync.Mutex
-	failFirst int
-	attempts  int
-	received  []string // raw messages
-	rcpts     [][]string
-	arrived   chan struct{}
-}
-
-func startMailServer(t *testing.T, failFirst int) *mailServer {
-	t.Helper()
-	ms := &mailServer{failFirst: failFirst, arrived: make(chan struct{}, 100)}
-	s := smtp.NewServer(ms)
-	s.Domain = "localhost"
-	s.AllowInsecureAuth = true // loopback only
-	s.ReadTimeout = 10 * time.Second
-	s.WriteTimeout = 10 * time.Second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms.addr = ln.Addr().String()
-	go func() { _ = s.Serve(ln) }()
-	t.Cleanup(func() { s.Close() })
-	return ms
-}
-
-func (ms *mailServer) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{ms: ms}, nil }
-
-func (ms *mailServer) snapshot() (attempts int, received []string, rcpts [][]string) {
-	ms.mu.Lock()
-	defer ms.mu.Unlock()
-	return ms.attempts, append([]string(nil), ms.received...), append([][]string(nil), ms.rcpts...)
-}
-
-type session struct {
-	ms     *mailServer
-	authed bool
-	rcpts  []string
-}
-
-func (s *session) AuthMechanisms() []string { return []string{sasl.Plain} }
-
-func (s *session) Auth(string) (sasl.Server, error) {
-	return sasl.NewPlainServer(func(identity, user, pass string) error {
-		if user != "user" || pass != "secret" {
-			return errors.New("invalid credentials")
-		}
-		s.authed = true
-		return nil
-	}), nil
-}
-
-func (s *session) Mail(string, *smtp.MailOptions) error {
-	if !s.authed {
-		return smtp.ErrAuthRequired
-	}
-	return nil
-}
-
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.rcpts = append(s.rcpts, to)
-	return nil
-}
-
-func (s *session) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	s.ms.mu.Lock()
-	defer s.ms.mu.Unlock()
-	s.ms.attempts++
-	if s.ms.attempts <= s.ms.failFirst {
-		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
-	}
-	s.ms.received = append(s.ms.received, string(b))
-	s.ms.rcpts = append(s.ms.rcpts, s.rcpts)
-	s.ms.arrived <- struct{}{}
-	return nil
-}
-
-func (s *session) Reset()        { s.rcpts = nil }
-func (s *session) Logout() error { return nil }
-
 func mailer(t *testing.T, addr string) *notify.SMTP {
 	t.Helper()
-	m, err := notify.ParseSMTPURL("smtp://user:secret@" + addr)
+	m, err := notify.ParseSMTPURL("smtp://" + smtptest.User + ":" + smtptest.Password + "@" + addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,10 +69,10 @@ func TestSenderRetriesAFlakyServer(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(engine.Name, func(t *testing.T) {
 			db := engine.New(t)
-			ms := startMailServer(t, 2)
+			ms := smtptest.Start(t, 2)
 			m := submit(t, db, "Ada Lovelace")
-			runSender(t, db, mailer(t, ms.addr))
-			<-ms.arrived
+			runSender(t, db, mailer(t, ms.Addr))
+			<-ms.Arrived
 			waitFor(t, "the delivery to be recorded", func() bool {
 				out, _ := db.ListOutbox(context.Background())
 				return len(out) == 1 && out[0].Sent
@@ -176,20 +81,20 @@ func TestSenderRetriesAFlakyServer(t *testing.T) {
 			if out[0].Attempts != 3 || out[0].ContactMessageID != m.ID {
 				t.Errorf("outbox = %+v, want sent on the third attempt", out[0])
 			}
-			attempts, received, rcpts := ms.snapshot()
-			if attempts != 3 || len(received) != 1 {
-				t.Fatalf("server saw %d attempts and %d messages, want 3 and 1", attempts, len(received))
+			received := ms.Received()
+			if ms.Attempts() != 3 || len(received) != 1 {
+				t.Fatalf("server saw %d attempts and %d messages, want 3 and 1", ms.Attempts(), len(received))
 			}
-			if fmt.Sprint(rcpts[0]) != "[team@studio.test founders@studio.test]" {
-				t.Errorf("recipients = %v", rcpts[0])
+			if fmt.Sprint(received[0].To) != "[team@studio.test founders@studio.test]" || received[0].From != "site@studio.test" {
+				t.Errorf("envelope = %s → %v", received[0].From, received[0].To)
 			}
 			for _, want := range []string{
 				"From: Meridian Studio <site@studio.test>", "Reply-To: ada@example.com",
 				"Subject: New contact message from Ada Lovelace", "Message-ID: <outbox-1-",
 				"Company:  Acme", "Let's talk about an MVP.", "na=C3=AFve caf=C3=A9", m.ID,
 			} {
-				if !strings.Contains(received[0], want) {
-					t.Errorf("e-mail lacks %q:\n%s", want, received[0])
+				if !strings.Contains(received[0].Data, want) {
+					t.Errorf("e-mail lacks %q:\n%s", want, received[0].Data)
 				}
 			}
 		})
@@ -218,15 +123,14 @@ func TestSenderSurvivesRestarts(t *testing.T) {
 	db.Close()
 
 	db = storetest.MustOpen(t, cfg)
-	ms := startMailServer(t, 0)
-	runSender(t, db, mailer(t, ms.addr))
+	ms := smtptest.Start(t, 0)
+	runSender(t, db, mailer(t, ms.Addr))
 	waitFor(t, "both deliveries", func() bool {
 		out, _ := db.ListOutbox(context.Background())
 		return len(out) == 2 && out[0].Sent && out[1].Sent
 	})
-	_, received, _ := ms.snapshot()
-	if len(received) != 2 {
-		t.Errorf("%d e-mails delivered, want 2", len(received))
+	if received := ms.Received(); len(received) != 2 {
+		t.Errorf("%d e-mails delivered, want 2", len(ms.Received()))
 	}
 }
 
