@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-e2e deps-test bench clean
+.PHONY: build run test dev web test-go test-web test-e2e deps-test bench bench-functions clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -20,12 +20,9 @@ build: web
 run: build
 	./bin/studio serve --addr $(ADDR)
 
-# npm ci only when the lock file changed since the last install. A registry
-# that lacks other platforms' optional packages (as some mirrors do) makes
-# npm ci refuse the lock file; npm install then installs the same pinned
-# versions from it.
+# npm ci only when the lock file changed since the last install.
 $(WEB)/node_modules/.package-lock.json: $(WEB)/package-lock.json
-	$(NPM) ci || $(NPM) install
+	$(NPM) ci
 	@touch $@
 
 ## web: the prerendered site in web/build/client, with .br/.gz variants
@@ -50,8 +47,12 @@ test-go:
 	go vet ./...
 	scripts/with-postgres go test ./...
 
-## bench: accepted contact messages per second and p50/p99 latency, SQLite and PostgreSQL
-bench: build
+## bench: benchmarks, not tests
+bench: bench-functions
+
+# Accepted contact messages per second (committed writes) and p50/p99 latency
+# at a fixed rate, on SQLite and on a throwaway PostgreSQL with fsync on.
+bench-functions: build
 	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio
 
 test-web: $(WEB)/node_modules/.package-lock.json
