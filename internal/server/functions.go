@@ -30,6 +30,11 @@ import (
 // limits is far smaller.
 const MaxBodyBytes = 64 << 10
 
+// storeTimeout bounds a function's wait for the store: a database that does
+// not answer (a dropped connection, a network partition) becomes a 503 the
+// visitor can act on instead of a spinner.
+const storeTimeout = 15 * time.Second
+
 // FunctionsConfig configures the backend functions.
 type FunctionsConfig struct {
 	// RateLimit is how many submissions one client may make to each function;
@@ -167,7 +172,9 @@ func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) 
 		f.storeFailed(w, r, store.ErrUnavailable)
 		return
 	}
-	m, err := f.contact.Submit(r.Context(), sub)
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	m, err := f.contact.Submit(ctx, sub)
 	if err != nil {
 		f.storeFailed(w, r, err)
 		return
@@ -202,7 +209,9 @@ func (f *functions) handleWaitlistJoin(w http.ResponseWriter, r *http.Request) {
 		f.storeFailed(w, r, store.ErrUnavailable)
 		return
 	}
-	if err := f.signup.JoinWaitlist(r.Context(), e); err != nil {
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	if err := f.signup.JoinWaitlist(ctx, e); err != nil {
 		f.storeFailed(w, r, err)
 		return
 	}
@@ -228,7 +237,9 @@ func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Req
 		f.storeFailed(w, r, store.ErrUnavailable)
 		return
 	}
-	if err := f.signup.Subscribe(r.Context(), sub); err != nil {
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	if err := f.signup.Subscribe(ctx, sub); err != nil {
 		f.storeFailed(w, r, err)
 		return
 	}

@@ -108,6 +108,9 @@ func (s *DB) ready(ctx context.Context) error {
 	if s.migrated {
 		return nil
 	}
+	// Callers queue on the lock meanwhile: bound the attempt.
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
 	if err := s.migrate(ctx); err != nil {
 		if s.d.name == "postgres" {
 			return fmt.Errorf("%w: %w", ErrUnavailable, err)
