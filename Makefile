@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e deps-test bench audit clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e deps-test bench bench-static bench-functions audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -38,9 +38,14 @@ deps-test:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# The Go tests run with a throwaway PostgreSQL (scripts/with-postgres installs
+# Debian's postgresql when missing, starts it on a free loopback port, and
+# stops it afterwards): the store suite, the outbox, the CLI and the
+# durability test run against both SQLite and PostgreSQL. The durability
+# test (cmd/studio) kills and restarts the binary under load.
 test-go:
 	go vet ./...
-	go test ./...
+	scripts/with-postgres go test ./...
 
 test-web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run typecheck
@@ -57,9 +62,17 @@ test-e2e: $(WEB)/node_modules/.package-lock.json
 dev: build
 	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
 
-## bench: wrk against bin/studio and nginx serving the same files (a benchmark, not a test)
-bench: build
+## bench: benchmarks, not tests
+bench: bench-static bench-functions
+
+# wrk against bin/studio and nginx serving the same files.
+bench-static: build
 	bash bench/static.sh
+
+# Accepted contact messages per second (committed writes) and p50/p99 latency
+# at a fixed rate, on SQLite and on a throwaway PostgreSQL with fsync on.
+bench-functions: build
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio
 
 ## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
 bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json

@@ -9,7 +9,20 @@ import { join } from "node:path";
  */
 const port = Number(process.env.E2E_PORT ?? 4319);
 export const baseURL = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(join(tmpdir(), "studio-e2e-"));
+/**
+ * A second server whose store cannot be reached (its DATABASE_URL points at
+ * a port where no PostgreSQL listens): its functions answer 503, for the
+ * error paths of the forms.
+ */
+const failingPort = Number(process.env.E2E_FAILING_PORT ?? port + 1);
+export const failingBaseURL = `http://127.0.0.1:${failingPort}`;
+/**
+ * The store of the main server. The workers load this file again, so the
+ * directory is made once and handed down in the environment; the tests read
+ * it with `studio messages list --data`.
+ */
+process.env.STUDIO_E2E_DATA ??= mkdtempSync(join(tmpdir(), "studio-e2e-"));
+export const dataDir = process.env.STUDIO_E2E_DATA;
 
 export default defineConfig({
   testDir: "e2e",
@@ -36,12 +49,24 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `../bin/studio serve --addr 127.0.0.1:${port} --data ${dataDir}`,
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    timeout: 30_000,
-  },
+  webServer: [
+    {
+      // The tests submit more than a visitor would: a looser rate limit.
+      command: `../bin/studio serve --addr 127.0.0.1:${port} --data ${dataDir} --rate-limit 300/1m`,
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      timeout: 30_000,
+    },
+    {
+      command: `../bin/studio serve --addr 127.0.0.1:${failingPort} --rate-limit off`,
+      env: { DATABASE_URL: "postgres://studio@127.0.0.1:9/unreachable?connect_timeout=2" },
+      url: `${failingBaseURL}/healthz`,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "ignore",
+      timeout: 30_000,
+    },
+  ],
 });

@@ -12,6 +12,9 @@ export default defineConfig({
   server: {
     // make dev: API calls go to the Go server.
     proxy: { "/functions": backend, "/healthz": backend },
+    // The validation rules and the waitlist products are shared with the Go
+    // server and live beside its code (internal/form, internal/signup).
+    fs: { allow: [".", "../internal/form", "../internal/signup"] },
   },
   build: {
     // Inline nothing as data: URIs; the CSP allows only our own files.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -21,7 +22,7 @@ type command struct {
 type action func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error
 
 func commands() []command {
-	return []command{serveCommand}
+	return []command{serveCommand, messagesListCommand, waitlistListCommand, subscribersListCommand}
 }
 
 // errUsage marks a usage error already reported to the user.
@@ -39,14 +40,16 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		return 0
 	}
 	for _, c := range commands() {
-		if c.name != args[0] {
+		// A name may have several words: "messages list".
+		words := strings.Fields(c.name)
+		if len(args) < len(words) || !slices.Equal(args[:len(words)], words) {
 			continue
 		}
 		fs := flag.NewFlagSet("studio "+c.name, flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		act := c.setup(fs, env)
 		fs.Usage = func() { printCommandUsage(fs.Output(), c, fs) }
-		if err := fs.Parse(args[1:]); err != nil {
+		if err := fs.Parse(args[len(words):]); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				printCommandUsage(stdout, c, fs)
 				return 0

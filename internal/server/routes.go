@@ -5,6 +5,15 @@ import "net/http"
 // addRoutes registers every route of the studio in one place.
 func addRoutes(mux *http.ServeMux, d Deps) {
 	mux.HandleFunc("GET /healthz", handleHealthz)
+
+	// The backend functions (functions.go), behind CORS for --allowed-origins.
+	f := newFunctions(d)
+	mux.Handle("POST /functions/v1/submit-contact", f.cors(http.HandlerFunc(f.handleContactSubmit)))
+	mux.Handle("POST /functions/v1/join-waitlist", f.cors(http.HandlerFunc(f.handleWaitlistJoin)))
+	mux.Handle("POST /functions/v1/subscribe-newsletter", f.cors(http.HandlerFunc(f.handleNewsletterSubscribe)))
+	mux.Handle("OPTIONS /functions/v1/{name}", http.HandlerFunc(f.handleFunctionPreflight))
+	mux.Handle("/functions/v1/{name}", f.cors(http.HandlerFunc(f.handleFunctionOther))) // 405 or 404
+
 	mux.Handle("/", d.Site) // everything else: pages, assets, 404s
 }
 

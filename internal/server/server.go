@@ -10,6 +10,9 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"studio/internal/contact"
+	"studio/internal/signup"
 )
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish after
@@ -20,6 +23,11 @@ const ShutdownTimeout = 10 * time.Second
 type Deps struct {
 	Site   http.Handler // the prerendered site, see package site
 	Logger *slog.Logger
+	// Contact and Signup take the functions' submissions; when nil, the
+	// functions answer 503.
+	Contact   *contact.Service
+	Signup    *signup.Service
+	Functions FunctionsConfig
 }
 
 // New returns the studio's handler: every route of routes.go behind the

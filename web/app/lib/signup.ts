@@ -1,23 +1,16 @@
 /**
  * Sign-ups from the site's forms: the resources newsletter and the
- * coming-soon products' waitlists. Each resolves when the sign-up is taken
- * and rejects with an Error whose message can be shown to the visitor.
- *
- * Until the backend functions exist, these follow the specification's
- * simulated behaviour (section 4): success after one second, nothing sent.
+ * coming-soon products' waitlists. Each resolves when the sign-up is stored
+ * (signing up twice is fine) and rejects with an Error whose message can be
+ * shown to the visitor: the server's, or a generic one when the network
+ * failed.
  */
-
-export const SIMULATED_DELAY_MS = 1000;
-
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { invokeFunction } from "./functions";
 
 export async function subscribeNewsletter(email: string): Promise<void> {
-  void email;
-  await wait(SIMULATED_DELAY_MS);
+  await invokeFunction("subscribe-newsletter", { email });
 }
 
 export async function joinWaitlist(email: string, productId: string): Promise<void> {
-  void email;
-  void productId;
-  await wait(SIMULATED_DELAY_MS);
+  await invokeFunction("join-waitlist", { email, productId });
 }

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"studio/internal/store"
+)
+
+func mkdirData(dir string) error {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	return nil
+}
+
+// requireData reports a data directory without a store, so that a typo in
+// --data does not look like an empty list (and does not create a store).
+func requireData(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, store.SQLiteFile)); err != nil {
+		return fmt.Errorf("no store in %s (set --data or DATABASE_URL): %w", dir, err)
+	}
+	return nil
+}

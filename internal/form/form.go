@@ -1,0 +1,219 @@
+// Package form decodes and validates the JSON bodies of the backend functions
+// (the contact message, the waitlist and newsletter sign-ups) with the rules
+// and messages of rules.json. The web forms import the same file
+// (web/app/lib/validation.ts), and testdata/cases.json is one table of cases
+// that both the Go tests and the web tests run, so the browser and the server
+// can never disagree about what a valid submission is.
+package form
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+//go:embed rules.json
+var rulesJSON []byte
+
+// Rule is how one field is checked, and the message shown when it fails.
+type Rule struct {
+	Field     string `json:"field"`
+	Required  bool   `json:"required"`
+	MaxLength int    `json:"maxLength"` // in Unicode code points, after trimming
+	Email     bool   `json:"email"`
+	Message   string `json:"message"`
+}
+
+// Messages are the user-facing messages of the functions' other errors.
+type Messages struct {
+	InvalidBody          string `json:"invalidBody"`
+	UnknownField         string `json:"unknownField"`
+	TooLarge             string `json:"tooLarge"`
+	UnsupportedMediaType string `json:"unsupportedMediaType"`
+	MethodNotAllowed     string `json:"methodNotAllowed"`
+	RateLimited          string `json:"rateLimited"`
+	Unavailable          string `json:"unavailable"`
+	Internal             string `json:"internal"`
+}
+
+// RuleSet is the content of rules.json.
+type RuleSet struct {
+	EmailPattern string `json:"emailPattern"`
+	// Contact lists the contact form's fields in the order their messages are
+	// reported (the first one is the response's "error").
+	Contact []Rule `json:"contact"`
+	// Honeypot is the name of the hidden contact form field that people never
+	// fill in; a submission that fills it is kept as spam.
+	Honeypot string `json:"honeypot"`
+	Signup   struct {
+		Email     Rule `json:"email"`
+		ProductID Rule `json:"productId"`
+	} `json:"signup"`
+	Errors Messages `json:"errors"`
+}
+
+// Rules are the rules of rules.json, parsed once.
+var Rules = mustLoad(rulesJSON)
+
+var emailPattern = regexp.MustCompile(Rules.EmailPattern)
+
+func mustLoad(b []byte) RuleSet {
+	var rs RuleSet
+	if err := json.Unmarshal(b, &rs); err != nil {
+		panic(fmt.Sprintf("form: rules.json: %v", err))
+	}
+	return rs
+}
+
+// Error is a rejected body. Message is the first problem in field order (the
+// response's "error"); Fields holds every problem by field name. It is what a
+// 400 response carries.
+type Error struct {
+	Message string            `json:"error"`
+	Fields  map[string]string `json:"fields"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Normalize trims leading and trailing white space (the same characters as
+// JavaScript's String.prototype.trim) and drops NUL characters, which
+// PostgreSQL cannot store in text. Empty results become nil.
+func Normalize(v *string) *string {
+	if v == nil {
+		return nil
+	}
+	s := strings.TrimFunc(strings.ReplaceAll(*v, "\x00", ""), isJSSpace)
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// isJSSpace reports the characters JavaScript's trim removes: WhiteSpace and
+// LineTerminator of ECMA-262. Go's unicode.IsSpace differs in U+0085 and U+FEFF.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', '\u2028', '\u2029', '\ufeff':
+		return true
+	}
+	return unicode.Is(unicode.Zs, r)
+}
+
+// Check reports whether the normalized value v satisfies the rule.
+func (r Rule) Check(v *string) bool {
+	if v == nil {
+		return !r.Required
+	}
+	if utf8.RuneCountInString(*v) > r.MaxLength {
+		return false
+	}
+	return !r.Email || emailPattern.MatchString(*v)
+}
+
+// ValidEmail reports whether s is an address the web forms accept (the
+// pattern of an HTML email input).
+func ValidEmail(s string) bool { return emailPattern.MatchString(s) }
+
+// Validate normalizes values (see Normalize) and checks them against rules.
+// It returns the normalized values, or an *Error naming every field that
+// fails. Values of fields without a rule are returned unchanged.
+func Validate(values map[string]*string, rules []Rule) (map[string]*string, *Error) {
+	out := make(map[string]*string, len(values))
+	for k, v := range values {
+		out[k] = v
+	}
+	var fe *Error
+	for _, r := range rules {
+		v := Normalize(values[r.Field])
+		out[r.Field] = v
+		if !r.Check(v) {
+			fe = fe.add(r.Field, r.Message)
+		}
+	}
+	return out, fe
+}
+
+// Decode parses body as one JSON object whose keys are the fields of rules,
+// plus the optional keys in extra, each a string or null (an absent key is
+// null), and validates it. A body that is not one JSON object, an unknown key
+// or a value of another type is reported in the *Error too; the message of a
+// field with the wrong type is its rule's message.
+func Decode(body []byte, rules []Rule, extra ...string) (map[string]*string, *Error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
+		return nil, &Error{Message: Rules.Errors.InvalidBody, Fields: map[string]string{}}
+	}
+	values := make(map[string]*string, len(raw))
+	var typeErrs, unknown []string
+	for key, rv := range raw {
+		known := slices.Contains(extra, key) || slices.ContainsFunc(rules, func(r Rule) bool { return r.Field == key })
+		if !known {
+			unknown = append(unknown, key)
+			continue
+		}
+		if string(rv) == "null" {
+			values[key] = nil
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(rv, &s); err != nil {
+			typeErrs = append(typeErrs, key)
+			continue
+		}
+		values[key] = &s
+	}
+	slices.Sort(typeErrs)
+	values, fe := Validate(values, rules)
+	// A field of the wrong type fails its rule whatever Validate said.
+	for _, r := range rules {
+		if slices.Contains(typeErrs, r.Field) {
+			fe = fe.add(r.Field, r.Message)
+		}
+	}
+	for _, key := range typeErrs {
+		if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Field == key }) {
+			fe = fe.add(key, Rules.Errors.InvalidBody)
+		}
+	}
+	slices.Sort(unknown)
+	for _, key := range unknown {
+		fe = fe.add(key, Rules.Errors.UnknownField)
+	}
+	if fe != nil {
+		fe.Message = firstMessage(fe, rules, unknown, typeErrs)
+		return nil, fe
+	}
+	return values, nil
+}
+
+// add records a problem with field, keeping the first message per field.
+func (e *Error) add(field, msg string) *Error {
+	if e == nil {
+		e = &Error{Message: msg, Fields: map[string]string{}}
+	}
+	if _, ok := e.Fields[field]; !ok {
+		e.Fields[field] = msg
+	}
+	return e
+}
+
+// firstMessage is the message of the first failing field in rule order, then
+// of other bad keys (wrong-typed extras, unknown keys, sorted).
+func firstMessage(e *Error, rules []Rule, unknown, typeErrs []string) string {
+	for _, r := range rules {
+		if m, ok := e.Fields[r.Field]; ok {
+			return m
+		}
+	}
+	for _, k := range slices.Concat(typeErrs, unknown) {
+		if m, ok := e.Fields[k]; ok {
+			return m
+		}
+	}
+	return e.Message
+}
