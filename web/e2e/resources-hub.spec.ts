@@ -21,6 +21,12 @@ async function openHub(page: Page, query = "") {
   await hydrated(page);
 }
 
+/** pauseClock stops the page's fake clock (page.clock.install() before goto); page.clock.runFor moves it. */
+async function pauseClock(page: Page) {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 1000);
+}
+
 test.describe("resource tabs", () => {
   for (const current of tabs) {
     test(`on ${current.href} the four tabs are shown and only ${current.label} is current`, async ({ page }) => {
@@ -66,17 +72,26 @@ test.describe("resources hub", () => {
   });
 
   test("search narrows the list after a 300 ms pause, by title, description or author, any case", async ({ page }) => {
+    // A fake clock makes the debounce and the loading state exact, however busy the machine.
+    await page.clock.install();
     await openHub(page);
+    await pauseClock(page);
     await search(page).fill("NATARAJAN");
-    // Debounced: nothing changes at once.
+    await page.clock.runFor(250);
     await expect(count(page)).toHaveText("Showing 6 of 13 resources");
     expect(page.url()).not.toContain("q=");
+    await page.clock.runFor(60);
+    await expect(page).toHaveURL(/\?q=NATARAJAN$/);
+    await expect(page.getByTestId("resources-loading")).toBeVisible();
+    await page.clock.runFor(110);
     await expect(count(page)).toHaveText("Showing 3 of 3 resources");
     await expect(cards(page)).toHaveCount(3);
     for (const card of await cards(page).all()) await expect(card).toContainText("By Priya Natarajan");
-    await expect(page).toHaveURL(/\?q=NATARAJAN$/);
 
     await search(page).fill("vertex");
+    await page.clock.runFor(310);
+    await expect(page).toHaveURL(/\?q=vertex$/);
+    await page.clock.runFor(110);
     await expect(count(page)).toHaveText("Showing 1 of 1 resource");
     await expect(cardTitles(page)).resolves.toEqual(["Building for Exit: Start With the End in Mind"]);
   });
@@ -144,39 +159,35 @@ test.describe("resources hub", () => {
   });
 
   test("every change shows a loading state for about 100 ms, then the results", async ({ page }) => {
+    await page.clock.install();
     await openHub(page);
-    // Record when the loading state appears and goes, and that no results show meanwhile.
-    await page.evaluate(() => {
-      const w = window as unknown as { loadingLog: { shown: number; hidden?: number; resultsDuring: boolean }[] };
-      w.loadingLog = [];
-      new MutationObserver(() => {
-        const loading = document.querySelector('[data-testid="resources-loading"]');
-        const last = w.loadingLog[w.loadingLog.length - 1];
-        if (loading && (!last || last.hidden !== undefined)) {
-          w.loadingLog.push({ shown: performance.now(), resultsDuring: !!document.querySelector('[data-testid="resource-results"]') });
-        } else if (!loading && last && last.hidden === undefined) {
-          last.hidden = performance.now();
-        }
-      }).observe(document.body, { childList: true, subtree: true });
-    });
-    const log = () => page.evaluate(() => (window as unknown as { loadingLog: { shown: number; hidden?: number; resultsDuring: boolean }[] }).loadingLog);
-
-    await category(page).selectOption("blog");
-    await expect(count(page)).toHaveText("Showing 4 of 4 resources");
-    await sort(page).selectOption("oldest");
-    await expect(cards(page).first()).toContainText("Onboarding Best Practices");
-    await search(page).fill("growth");
-    await expect(count(page)).toHaveText("Showing 2 of 2 resources");
-
-    const entries = await log();
-    expect(entries).toHaveLength(3);
-    for (const e of entries) {
-      expect(e.hidden).toBeDefined();
-      const ms = e.hidden! - e.shown;
-      expect(ms).toBeGreaterThanOrEqual(80);
-      expect(ms).toBeLessThan(600);
-      expect(e.resultsDuring).toBe(false);
+    await pauseClock(page);
+    const loading = page.getByTestId("resources-loading");
+    const results = page.getByTestId("resource-results");
+    const change = [
+      () => category(page).selectOption("blog"),
+      () => sort(page).selectOption("oldest"),
+      async () => {
+        await search(page).fill("growth");
+        await page.clock.runFor(310); // the debounce
+      },
+    ];
+    for (const act of change) {
+      await act();
+      await expect(loading).toBeVisible();
+      await expect(results).toHaveCount(0);
+      await expect(count(page)).toHaveText("Loading resources…");
+      await page.clock.runFor(90);
+      await expect(loading).toBeVisible();
+      await page.clock.runFor(20);
+      await expect(loading).toHaveCount(0);
+      await expect(results).toBeVisible();
     }
+    await expect(count(page)).toHaveText("Showing 2 of 2 resources");
+    await expect(cardTitles(page)).resolves.toEqual([
+      "Product-Led Growth: A Practical Guide for B2B Teams",
+      "Scaling Strategies That Work: From $1M to $10M ARR",
+    ]);
   });
 
   test("Load More Resources reveals six more at a time, then disappears; paging restarts on a change", async ({ page }) => {

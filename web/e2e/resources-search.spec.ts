@@ -82,7 +82,9 @@ test.describe("site-wide search", () => {
 
   test("by keyboard only: Enter on the focused button, arrows move, Enter opens, Escape closes", async ({ page }) => {
     await openHome(page);
-    await trigger(page).focus();
+    // Tab from the top of the page to the header's search button.
+    for (let i = 0; i < 20 && !(await trigger(page).evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await expect(trigger(page)).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(input(page)).toBeFocused();
     await page.keyboard.type("scal");

@@ -21,7 +21,8 @@ const kindIcons: Record<SearchKind, LucideIcon> = {
  * SearchDialog is a modal <dialog> (the rest of the page is inert while it is
  * open) with a combobox: type to search, ↑/↓ to move, Enter to open, Escape
  * or the close button to close. Tab stays inside the dialog. onClose runs
- * once it has closed; the opener puts the focus back.
+ * when it closes (it may run more than once); the opener unmounts the dialog
+ * and puts the focus back.
  */
 export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
@@ -51,7 +52,12 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
     if (activeEntry) document.getElementById(`${ids.option}-${active}`)?.scrollIntoView({ block: "nearest" });
   }, [active, activeEntry, ids.option]);
 
-  const close = () => dialogRef.current?.close();
+  // onClose runs at once, not on the dialog's (asynchronous) close event, so
+  // a shortcut pressed right after closing opens the search again.
+  const close = () => {
+    dialogRef.current?.close();
+    onClose();
+  };
 
   const open = (entry: SearchEntry) => {
     close();
@@ -93,6 +99,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
     <dialog
       ref={dialogRef}
       aria-labelledby={ids.title}
+      onCancel={onClose}
       onClose={onClose}
       onKeyDown={onDialogKeyDown}
       // A click on the dialog element itself is a click on the backdrop: the panel fills the box.

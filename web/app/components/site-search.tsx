@@ -34,41 +34,57 @@ export function isSearchShortcut(event: KeyboardEvent): boolean {
  * header's button and the element to render (nothing until first opened).
  */
 export function useSiteSearch(): { open: () => void; preload: () => void; element: ReactNode } {
-  const [isOpen, setOpen] = useState(false);
+  // Each opening mounts a fresh dialog (its key); null while closed.
+  const [openId, setOpenId] = useState<number | null>(null);
+  const openings = useRef(0);
+  // Read by the shortcut listener, which is registered once: current even between renders.
+  const openRef = useRef(false);
   const returnFocus = useRef<HTMLElement | null>(null);
+  const pendingFocus = useRef<HTMLElement | null>(null);
 
   const preload = useCallback(() => {
     void loadSearchDialog();
   }, []);
 
   const open = useCallback(() => {
+    if (openRef.current) return;
+    openRef.current = true;
     const focused = document.activeElement;
     returnFocus.current = focused instanceof HTMLElement && focused !== document.body ? focused : null;
-    setOpen(true);
+    setOpenId(++openings.current);
   }, []);
 
   const onClose = useCallback(() => {
-    setOpen(false);
-    const target = returnFocus.current?.isConnected ? returnFocus.current : document.querySelector<HTMLElement>(TRIGGER_SELECTOR);
+    if (!openRef.current) return;
+    openRef.current = false;
+    pendingFocus.current = returnFocus.current?.isConnected ? returnFocus.current : document.querySelector<HTMLElement>(TRIGGER_SELECTOR);
     returnFocus.current = null;
-    target?.focus();
+    setOpenId(null);
   }, []);
+
+  // Focus goes back once the dialog has left the page (while it is modal, the rest cannot take focus).
+  useEffect(() => {
+    if (openId !== null || !pendingFocus.current) return;
+    pendingFocus.current.focus();
+    pendingFocus.current = null;
+  }, [openId]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (isOpen || !isSearchShortcut(event)) return;
+      if (openRef.current || !isSearchShortcut(event)) return;
       event.preventDefault();
       open();
     };
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
-  }, [isOpen, open]);
+  }, [open]);
 
-  const element = isOpen ? (
-    <Suspense fallback={null}>
-      <SearchDialog onClose={onClose} />
-    </Suspense>
-  ) : null;
+  const element =
+    openId === null ? null : (
+      <Suspense fallback={null}>
+        <SearchDialog key={openId} onClose={onClose} />
+      </Suspense>
+    );
 
   return { open, preload, element };
 }

@@ -55,11 +55,14 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
   const focusIndex = useRef<number | null>(null);
   const ids = { search: useId(), category: useId(), sort: useId(), heading: useId() };
 
+  // Merges a change into the URL's query as it is now. (It reads the address
+  // bar rather than a render's searchParams: a debounced commit may run after
+  // other changes that this render has not seen yet.)
   const commit = (change: Partial<ResourceQuery>) => {
-    setSearchParams(
-      (prev) => resourceQueryParams({ ...parseResourceQuery(prev), ...change }),
-      { replace: true, preventScrollReset: true },
-    );
+    const current = parseResourceQuery(new URLSearchParams(window.location.search));
+    const next = { ...current, ...change };
+    if (sameQuery(current, next)) return;
+    setSearchParams(resourceQueryParams(next), { replace: true, preventScrollReset: true });
   };
 
   // The URL's search text changed from elsewhere (first load, Clear Filters): show it in the box.
