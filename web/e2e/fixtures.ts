@@ -22,3 +22,15 @@ export const test = base.extend<{ consented: boolean }>({
 });
 
 export { expect };
+
+/**
+ * slowFunction holds each call of a backend function for a moment before it
+ * reaches the server, so a test can see the form's busy state however fast
+ * the real server answers.
+ */
+export async function slowFunction(page: Page, name: string, ms = 1000): Promise<void> {
+  await page.route(`**/functions/v1/${name}`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}

@@ -1,4 +1,4 @@
-import { test, expect, hydrated } from "./fixtures";
+import { test, expect, hydrated, slowFunction } from "./fixtures";
 
 test.describe("/products", () => {
   test.beforeEach(async ({ page }) => {
@@ -188,6 +188,7 @@ test("the waitlist form: required email, 'Subscribing...', toast, field cleared"
   expect(await email.evaluate((el: HTMLInputElement) => el.validity.typeMismatch)).toBe(true);
   await expect(page.getByRole("status")).toHaveCount(0);
 
+  await slowFunction(page, "join-waitlist");
   await email.fill("founder@example.com");
   await submit.click();
   const busy = page.locator("#waitlist").getByRole("button", { name: "Subscribing..." });
