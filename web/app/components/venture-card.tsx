@@ -10,7 +10,7 @@ const labels = venturesSection.labels;
 /** VentureCard is a company of the portfolio; its status badge explains itself in a tooltip. */
 export function VentureCard({ venture }: { venture: Venture }) {
   return (
-    <article className="flex flex-col rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
+    <article id={`venture-${venture.name.toLowerCase()}`} className="flex scroll-mt-24 flex-col rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
       <Image
         src={venture.image}
         alt={venture.imageAlt}

@@ -40,6 +40,11 @@ export function ventureLink(name: string): string {
   return `/products/${name.toLowerCase()}`;
 }
 
+/** ventureAnchor links to a venture's card on the portfolio page. */
+export function ventureAnchor(name: string): string {
+  return `/studio/venture-portfolio#venture-${name.toLowerCase()}`;
+}
+
 function venture(v: Omit<Venture, "link">): Venture {
   return { ...v, link: ventureLink(v.name) };
 }

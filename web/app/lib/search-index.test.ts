@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildSearchIndex, normalize, searchIndex, searchSite, ventures, type SearchEntry } from "./search-index";
+import { buildSearchIndex, normalize, searchIndex, searchSite, type SearchEntry } from "./search-index";
+import { venturesSection } from "~/content/ventures";
 import { routeTable } from "~/content/site-map";
 
 const entry = (kind: SearchEntry["kind"], title: string, description = ""): SearchEntry => ({ kind, title, description, href: `/${title}` });
@@ -53,9 +54,9 @@ describe("the site's index", () => {
     expect(byKind("page").map((e) => e.href)).toEqual([...routeTable]);
     expect(byKind("product").map((e) => e.href)).toEqual(["/products/aurion", "/products/saas-2", "/products/saas-3"]);
     expect(byKind("venture").map((e) => e.title.toLowerCase())).toEqual(["aurion", "datasync", "cryptotrack", "healthmonitor", "learnhub", "legalflow"]);
-    expect(byKind("venture").every((e) => e.href === "/studio/venture-portfolio")).toBe(true);
+    expect(byKind("venture").map((e) => e.href)).toEqual(byKind("venture").map((e) => `/studio/venture-portfolio#venture-${e.title.toLowerCase()}`));
     expect(byKind("resource")).toHaveLength(13);
-    expect(ventures).toHaveLength(6);
+    expect(venturesSection.ventures).toHaveLength(6);
     for (const e of buildSearchIndex()) {
       expect(e.title.trim(), e.href).not.toBe("");
       expect(e.description.trim(), e.href).not.toBe("");

@@ -8,6 +8,7 @@ import { products } from "~/content/products";
 import { resources } from "~/content/resources";
 import { searchPages } from "~/content/search";
 import { routeTable } from "~/content/site-map";
+import { ventureAnchor, venturesSection } from "~/content/ventures";
 
 export type SearchKind = "page" | "product" | "venture" | "resource";
 
@@ -26,28 +27,13 @@ export const searchKinds: readonly SearchKind[] = ["page", "product", "venture",
 /** Results shown per group at most. */
 export const GROUP_LIMIT = 8;
 
-/**
- * The studio's ventures, until the venture portfolio's content module exists.
- * TODO(lead): build these from web/app/content/ventures.ts (issue of the
- * venture portfolio) and drop this list.
- */
-export const ventures: readonly { readonly name: string; readonly description: string }[] = [
-  { name: "AURION", description: "Private, local-first autonomous AI assistant platform for workflow automation." },
-  { name: "DataSync", description: "Real-time data synchronisation between the SaaS tools a company already uses." },
-  { name: "CryptoTrack", description: "Portfolio tracking and tax reporting for digital-asset investors." },
-  { name: "HealthMonitor", description: "Remote patient monitoring that turns wearable data into alerts for care teams." },
-  { name: "LearnHub", description: "A learning platform for companies to build, run and measure employee training." },
-  { name: "LegalFlow", description: "Contract workflow automation for in-house legal teams." },
-];
-
-const venturePortfolio = "/studio/venture-portfolio";
 
 /** buildSearchIndex lists everything the search can find, grouped by kind in searchKinds' order. */
 export function buildSearchIndex(): SearchEntry[] {
   return [
     ...routeTable.map((href) => ({ kind: "page" as const, href, ...searchPages[href] })),
     ...products.map((p) => ({ kind: "product" as const, title: p.name, description: p.description, href: `/products/${p.id}` })),
-    ...ventures.map((v) => ({ kind: "venture" as const, title: v.name, description: v.description, href: venturePortfolio })),
+    ...venturesSection.ventures.map((v) => ({ kind: "venture" as const, title: v.name, description: v.description, href: ventureAnchor(v.name) })),
     ...resources.map((r) => ({ kind: "resource" as const, title: r.title, description: r.description, href: r.url })),
   ];
 }
