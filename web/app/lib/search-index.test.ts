@@ -64,7 +64,7 @@ describe("the site's index", () => {
   });
 
   it("finds real content by title and by description", () => {
-    expect(titles(searchSite(searchIndex, "aurion"))[0]).toBe("page: Our SaaS Portfolio");
+    expect(titles(searchSite(searchIndex, "aurion"))[0]).toBe("page: Home, Our SaaS Portfolio");
     const groups = searchSite(searchIndex, "aurion").map((g) => g.kind);
     expect(groups).toEqual(["page", "product", "venture"]);
     expect(searchSite(searchIndex, "playbook").find((g) => g.kind === "resource")?.results[0]?.href).toBe("/resources/saas-founders-playbook");

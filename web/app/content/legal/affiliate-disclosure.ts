@@ -3,11 +3,14 @@ import { studio } from "../site";
 import type { LegalDocument } from "../types";
 import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
 
+/** Title and description of the page (also used by the site search). */
+export const affiliateDisclosureMeta = {
+  title: "Affiliate Disclosure",
+  description: `How affiliate links on the ${studio.name} website work: we may earn a commission at no extra cost to you, and our reviews stay honest.`,
+};
+
 export const affiliateDisclosure: LegalDocument = {
-  meta: {
-    title: "Affiliate Disclosure",
-    description: `How affiliate links on the ${studio.name} website work: we may earn a commission at no extra cost to you, and our reviews stay honest.`,
-  },
+  meta: affiliateDisclosureMeta,
   title: "Affiliate Disclosure",
   lastUpdated: LAST_UPDATED,
   lastUpdatedIso: LAST_UPDATED_ISO,

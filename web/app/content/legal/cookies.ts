@@ -3,11 +3,14 @@ import { studio } from "../site";
 import type { LegalDocument } from "../types";
 import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
 
+/** Title and description of the page (also used by the site search). */
+export const cookiesMeta = {
+  title: "Cookie Policy",
+  description: `Which cookies and similar technologies the ${studio.name} website uses, why, and how you can control them.`,
+};
+
 export const cookies: LegalDocument = {
-  meta: {
-    title: "Cookie Policy",
-    description: `Which cookies and similar technologies the ${studio.name} website uses, why, and how you can control them.`,
-  },
+  meta: cookiesMeta,
   title: "Cookie Policy",
   lastUpdated: LAST_UPDATED,
   lastUpdatedIso: LAST_UPDATED_ISO,

@@ -3,11 +3,14 @@ import { studio } from "../site";
 import type { LegalDocument } from "../types";
 import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
 
+/** Title and description of the page (also used by the site search). */
+export const privacyMeta = {
+  title: "Privacy Policy",
+  description: `How ${studio.name} collects, uses, shares and protects your personal information, and the choices you have.`,
+};
+
 export const privacy: LegalDocument = {
-  meta: {
-    title: "Privacy Policy",
-    description: `How ${studio.name} collects, uses, shares and protects your personal information, and the choices you have.`,
-  },
+  meta: privacyMeta,
   title: "Privacy Policy",
   lastUpdated: LAST_UPDATED,
   lastUpdatedIso: LAST_UPDATED_ISO,

@@ -6,11 +6,14 @@ import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
 /** Shown where the governing law will go, until counsel confirms it. */
 export const GOVERNING_LAW_PLACEHOLDER = "[Governing law to be confirmed: State/Country]";
 
+/** Title and description of the page (also used by the site search). */
+export const termsMeta = {
+  title: "Terms of Service",
+  description: `The terms that govern your use of the ${studio.name} website, its content, products and services.`,
+};
+
 export const terms: LegalDocument = {
-  meta: {
-    title: "Terms of Service",
-    description: `The terms that govern your use of the ${studio.name} website, its content, products and services.`,
-  },
+  meta: termsMeta,
   title: "Terms of Service",
   lastUpdated: LAST_UPDATED,
   lastUpdatedIso: LAST_UPDATED_ISO,
