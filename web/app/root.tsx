@@ -9,6 +9,7 @@ import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toast";
 import { useSiteSearch } from "~/components/site-search";
 import { themeScript } from "~/lib/theme";
+import { jsonLdText, organization } from "~/lib/structured-data";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -25,6 +26,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <script dangerouslySetInnerHTML={{ __html: themeScript }} />
         <Meta />
+        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(organization) }} />
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col">

@@ -152,6 +152,7 @@ const aurion: LiveProduct = {
       id: "demo",
       name: "Demo",
       price: "Free",
+      priceAmount: 0,
       description: "Explore AURION on your own machine with sample workflows.",
       features: ["1 user and 1 workspace", "Up to 3 automated workflows", "Local model support", "Core MCP connectors", "Community support"],
       buttonText: "Start Free Demo",
@@ -163,6 +164,7 @@ const aurion: LiveProduct = {
       id: "professional",
       name: "Professional",
       price: "$299",
+      priceAmount: 299,
       period: "/year",
       description: "Everything a professional or a small team needs to automate real work.",
       features: [

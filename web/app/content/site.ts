@@ -17,6 +17,14 @@ export const studio = {
  */
 export const siteUrl = "http://localhost:8080";
 
+/** The picture shown when a page is shared (Open Graph, Twitter cards). */
+export const shareImage = {
+  src: "/images/og/share.jpg",
+  width: 1200,
+  height: 630,
+  alt: `${studio.name}: Build, Launch, Scale & Exit Your SaaS Success Story`,
+} as const;
+
 /** External addresses, each defined once. */
 export const externalLinks = {
   /** The live AURION demo ({host} in the specification). */

@@ -156,6 +156,8 @@ export type PricingPlan = {
   readonly id: string;
   readonly name: string;
   readonly price: string;
+  /** The price in US dollars when it is a fixed amount (for structured data). */
+  readonly priceAmount?: number;
   /** Shown after the price, e.g. "/year". */
   readonly period?: string;
   readonly description: string;

@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { aboutCta, aboutHero, aboutMeta, story, team, values } from "~/content/about";
 import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
@@ -7,7 +8,7 @@ import { TeamCard } from "~/components/team-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(aboutMeta);
+export const meta = ({ location }: MetaArgs) => pageMeta(aboutMeta, { path: location.pathname });
 
 export default function About() {
   return (

@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { CalendarDays, CheckCircle2, Mail, MapPin, Phone } from "lucide-react";
 import { PageHero } from "~/components/page-hero";
@@ -9,7 +10,7 @@ import { FunctionError, invokeFunction } from "~/lib/functions";
 import { pageMeta } from "~/lib/meta";
 import { contactRules, honeypotField, validate, type FieldErrors } from "~/lib/validation";
 
-export const meta = () => pageMeta(contactPage);
+export const meta = ({ location }: MetaArgs) => pageMeta(contactPage, { path: location.pathname });
 
 type FieldName = keyof typeof contactForm.fields;
 type FormValues = Record<FieldName, string>;

@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { Link } from "react-router";
 import { ArrowRight, CheckCircle2 } from "lucide-react";
 import { approach, flagship, hero, homeCta, homeMeta, homePackages, homeTestimonials, logoStrip } from "~/content/home";
@@ -11,7 +12,7 @@ import { TestimonialCard } from "~/components/testimonial-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(homeMeta, { fullTitle: true });
+export const meta = ({ location }: MetaArgs) => pageMeta(homeMeta, { path: location.pathname, fullTitle: true });
 
 const LOGO_WIDTH = 120;
 const LOGO_HEIGHT = 40;

@@ -1,8 +1,9 @@
+import type { MetaArgs } from "react-router";
 import { cookies } from "~/content/legal/cookies";
 import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(cookies.meta);
+export const meta = ({ location }: MetaArgs) => pageMeta(cookies.meta, { path: location.pathname });
 
 export default function Page() {
   return <LegalPage doc={cookies} />;

@@ -1,8 +1,9 @@
+import type { MetaArgs } from "react-router";
 import { privacy } from "~/content/legal/privacy";
 import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(privacy.meta);
+export const meta = ({ location }: MetaArgs) => pageMeta(privacy.meta, { path: location.pathname });
 
 export default function Page() {
   return <LegalPage doc={privacy} />;

@@ -1,8 +1,9 @@
+import type { MetaArgs } from "react-router";
 import { NotFound } from "~/components/not-found";
 import { notFound } from "~/content/site";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta({ title: notFound.title, description: notFound.text });
+export const meta = ({ location }: MetaArgs) => pageMeta({ title: notFound.title, description: notFound.text }, { path: location.pathname, noindex: true });
 
 export default function NotFoundRoute() {
   return <NotFound />;

@@ -6,12 +6,19 @@ import { buttonClass } from "~/components/ui/button";
 import { LiveProductPage } from "~/components/product-live";
 import { ComingSoonProductPage } from "~/components/product-coming-soon";
 import { pageMeta } from "~/lib/meta";
+import { faqPage, product as structuredProduct } from "~/lib/structured-data";
 
-export const meta = ({ params }: Route.MetaArgs) => {
+export const meta = ({ params, location }: Route.MetaArgs) => {
   const product = findProduct(params.productId);
-  return product
-    ? pageMeta({ title: `${product.name} – ${product.tagline}`, description: product.description })
-    : pageMeta({ title: productNotFound.title, description: productNotFound.text });
+  const path = location.pathname;
+  if (!product) return pageMeta({ title: productNotFound.title, description: productNotFound.text }, { path, noindex: true });
+  const page = { title: `${product.name} – ${product.tagline}`, description: product.description };
+  if (!isLive(product)) return pageMeta(page, { path });
+  const jsonLd = [
+    structuredProduct({ name: product.name, description: product.description, image: product.image, path, plans: product.pricing }),
+    faqPage(product.faq),
+  ];
+  return pageMeta(page, { path, jsonLd });
 };
 
 /**

@@ -1,10 +1,11 @@
+import type { MetaArgs } from "react-router";
 import { products, productsCta, productsHero, productsMeta } from "~/content/products";
 import { PageHero } from "~/components/page-hero";
 import { ProductCard } from "~/components/product-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(productsMeta);
+export const meta = ({ location }: MetaArgs) => pageMeta(productsMeta, { path: location.pathname });
 
 export default function Products() {
   return (

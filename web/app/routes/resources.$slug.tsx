@@ -22,6 +22,7 @@ import { renderResourceBody } from "~/lib/markdown.server";
 import { sortResources } from "~/lib/resource-list";
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
+import { article } from "~/lib/structured-data";
 
 const RELATED_COUNT = 3;
 
@@ -44,11 +45,15 @@ export async function clientLoader({ params, serverLoader }: Route.ClientLoaderA
   return serverLoader();
 }
 
-export const meta = ({ params }: Route.MetaArgs) => {
+export const meta = ({ params, location }: Route.MetaArgs) => {
   const resource = findResource(params.slug);
-  return resource
-    ? [...pageMeta({ title: resource.title, description: resource.description }), feedLink]
-    : pageMeta({ title: notFound.title, description: notFound.text });
+  const path = location.pathname;
+  if (!resource) return pageMeta({ title: notFound.title, description: notFound.text }, { path, noindex: true });
+  const isArticle = resource.category === "blog" || resource.category === "guide";
+  const jsonLd = isArticle
+    ? [article({ title: resource.title, description: resource.description, image: resource.image.src, date: resource.date, author: resource.author, path })]
+    : [];
+  return [...pageMeta(resource, { path, type: isArticle ? "article" : "website", jsonLd }), feedLink];
 };
 
 /** The list page a resource belongs to, for the breadcrumb. */

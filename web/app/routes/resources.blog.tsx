@@ -1,9 +1,10 @@
+import type { MetaArgs } from "react-router";
 import { categoryPages } from "~/content/resources";
 import { CategoryPage } from "~/components/resources/category-page";
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => [...pageMeta(categoryPages.blog), feedLink];
+export const meta = ({ location }: MetaArgs) => [...pageMeta(categoryPages.blog, { path: location.pathname }), feedLink];
 
 export default function Page() {
   return <CategoryPage page="blog" />;

@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { Link } from "react-router";
 import { ArrowRight } from "lucide-react";
 import { featuredGuide, findResource, hubPage, resourceLength, resources } from "~/content/resources";
@@ -11,7 +12,7 @@ import { CategoryBadge, resourceFallback } from "~/components/resources/resource
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => [...pageMeta(hubPage), feedLink];
+export const meta = ({ location }: MetaArgs) => [...pageMeta(hubPage, { path: location.pathname }), feedLink];
 
 function FeaturedGuide() {
   const guide = findResource(featuredGuide.slug);

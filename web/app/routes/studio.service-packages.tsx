@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { Link } from "react-router";
 import { CheckCircle2 } from "lucide-react";
 import {
@@ -17,8 +18,10 @@ import { FeatureCard } from "~/components/feature-card";
 import { FaqSection } from "~/components/faq-section";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
+import { faqPage } from "~/lib/structured-data";
 
-export const meta = () => pageMeta(servicePackagesMeta);
+export const meta = ({ location }: MetaArgs) =>
+  pageMeta(servicePackagesMeta, { path: location.pathname, jsonLd: [faqPage(packagesFaq.entries)] });
 
 export default function ServicePackages() {
   return (

@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { Link } from "react-router";
 import { ArrowRight } from "lucide-react";
 import { caseStudies, successStoriesCta, successStoriesHero, successStoriesMeta } from "~/content/success-stories";
@@ -7,7 +8,7 @@ import { CaseStudy } from "~/components/case-study";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(successStoriesMeta);
+export const meta = ({ location }: MetaArgs) => pageMeta(successStoriesMeta, { path: location.pathname });
 
 export default function SuccessStories() {
   return (

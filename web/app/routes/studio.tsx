@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { Link } from "react-router";
 import { ArrowRight } from "lucide-react";
 import { processIntro, processSteps, studioCta, studioHero, studioMeta, studioTestimonials, whyChoose } from "~/content/studio";
@@ -10,7 +11,7 @@ import { TestimonialCard } from "~/components/testimonial-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(studioMeta);
+export const meta = ({ location }: MetaArgs) => pageMeta(studioMeta, { path: location.pathname });
 
 export default function Studio() {
   return (

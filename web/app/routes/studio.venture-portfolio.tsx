@@ -1,3 +1,4 @@
+import type { MetaArgs } from "react-router";
 import { investmentCriteria, portfolioStats, venturesCta, venturesHero, venturesMeta, venturesSection } from "~/content/ventures";
 import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
@@ -7,7 +8,7 @@ import { FeatureCard } from "~/components/feature-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = () => pageMeta(venturesMeta);
+export const meta = ({ location }: MetaArgs) => pageMeta(venturesMeta, { path: location.pathname });
 
 export default function VenturePortfolio() {
   return (
