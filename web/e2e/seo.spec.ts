@@ -44,7 +44,7 @@ test.describe("search engines and sharing", () => {
 
   test("AURION has a Product with Offers and an FAQPage", async ({ request }) => {
     const { jsonLd } = await head(request, "/products/aurion");
-    const product = jsonLd.find((d) => d["@type"] === "Product") as { name: string; offers: { price: string }[] };
+    const product = jsonLd.find((d) => d["@type"] === "Product") as unknown as { name: string; offers: { price: string }[] };
     expect(product.name).toBe("AURION");
     expect(product.offers.map((o) => o.price)).toEqual(["0", "299"]);
     expect(jsonLd.some((d) => d["@type"] === "FAQPage")).toBe(true);
@@ -52,7 +52,7 @@ test.describe("search engines and sharing", () => {
 
   test("the service packages page has an FAQPage with its five questions", async ({ request }) => {
     const { jsonLd } = await head(request, "/studio/service-packages");
-    const faq = jsonLd.find((d) => d["@type"] === "FAQPage") as { mainEntity: unknown[] };
+    const faq = jsonLd.find((d) => d["@type"] === "FAQPage") as unknown as { mainEntity: unknown[] };
     expect(faq.mainEntity).toHaveLength(5);
   });
 
