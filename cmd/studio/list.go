@@ -117,3 +117,41 @@ func optional(s *string) string {
 }
 
 func timeCell(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// listCommand makes a "… list" command: the store flags, --format, and the
+// table that build reads from the store.
+func listCommand(name, summary, description string, build func(ctx context.Context, db *store.DB) (table, error)) command {
+	return command{
+		name:        name,
+		summary:     summary,
+		description: description,
+		setup: func(fs *flag.FlagSet, env func(string) string) action {
+			cfg := storeFlags(fs, env)
+			var format string
+			formatFlag(fs, &format)
+			return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+				if err := noArgs(fs, stderr); err != nil {
+					return err
+				}
+				if err := checkFormat(format, stderr); err != nil {
+					return err
+				}
+				return withStore(ctx, *cfg, func(db *store.DB) error {
+					t, err := build(ctx, db)
+					if err != nil {
+						return err
+					}
+					return t.write(stdout, format)
+				})
+			}
+		},
+	}
+}
+
+// nonNil makes an empty list print as [] in JSON, not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -193,44 +193,32 @@ type signedUp struct {
 // {"email", "productId"} for a coming-soon product. Joining twice keeps one
 // entry and answers 200 again.
 func (f *functions) handleWaitlistJoin(w http.ResponseWriter, r *http.Request) {
-	body, ok := readBody(w, r)
-	if !ok {
-		return
-	}
-	e, err := signup.DecodeWaitlist(body)
-	if err != nil {
-		invalid(w, err.(*form.Error))
-		return
-	}
-	if !f.allow(w, r, "join-waitlist") {
-		return
-	}
-	if f.signup == nil {
-		f.storeFailed(w, r, store.ErrUnavailable)
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
-	defer cancel()
-	if err := f.signup.JoinWaitlist(ctx, e); err != nil {
-		f.storeFailed(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, signedUp{OK: true})
+	handleSignup(f, w, r, "join-waitlist", signup.DecodeWaitlist, func(ctx context.Context, e signup.WaitlistEntry) error {
+		return f.signup.JoinWaitlist(ctx, e)
+	})
 }
 
 // handleNewsletterSubscribe handles POST /functions/v1/subscribe-newsletter:
 // {"email"}. Subscribing twice keeps one entry and answers 200 again.
 func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Request) {
+	handleSignup(f, w, r, "subscribe-newsletter", signup.DecodeNewsletter, func(ctx context.Context, s signup.Subscriber) error {
+		return f.signup.Subscribe(ctx, s)
+	})
+}
+
+// handleSignup runs the steps the sign-up functions share: read and decode
+// the body, apply the rate limit, store, answer 200.
+func handleSignup[T any](f *functions, w http.ResponseWriter, r *http.Request, name string, decode func([]byte) (T, error), save func(context.Context, T) error) {
 	body, ok := readBody(w, r)
 	if !ok {
 		return
 	}
-	sub, err := signup.DecodeNewsletter(body)
+	v, err := decode(body)
 	if err != nil {
 		invalid(w, err.(*form.Error))
 		return
 	}
-	if !f.allow(w, r, "subscribe-newsletter") {
+	if !f.allow(w, r, name) {
 		return
 	}
 	if f.signup == nil {
@@ -239,7 +227,7 @@ func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Req
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
-	if err := f.signup.Subscribe(ctx, sub); err != nil {
+	if err := save(ctx, v); err != nil {
 		f.storeFailed(w, r, err)
 		return
 	}
