@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId } from "react";
 import { comingSoonCopy } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
-import { toast } from "~/components/ui/toast";
 import { joinWaitlist } from "~/lib/signup";
 import { useHydrated } from "~/lib/hydrated";
+import { useSignupForm } from "~/lib/use-signup-form";
 
 const copy = comingSoonCopy.form;
 
@@ -20,27 +20,14 @@ export function WaitlistForm({ productId, productName }: { productId: string; pr
   const inputId = useId();
   const hintId = useId();
   const hydrated = useHydrated();
-  const [email, setEmail] = useState("");
-  const [pending, setPending] = useState(false);
-
-  async function handleSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (pending) return;
-    setPending(true);
-    try {
-      await joinWaitlist(email, productId);
-      toast(copy.success(productName));
-      setEmail("");
-    } catch (err) {
-      const message = err instanceof Error && err.message ? err.message : copy.errorFallback;
-      toast({ title: copy.errorTitle, description: message, variant: "destructive" });
-    } finally {
-      setPending(false);
-    }
-  }
+  const { email, setEmail, pending, onSubmit } = useSignupForm((address) => joinWaitlist(address, productId), {
+    success: copy.success(productName),
+    errorTitle: copy.errorTitle,
+    errorFallback: copy.errorFallback,
+  });
 
   return (
-    <form onSubmit={handleSubmit} className="mx-auto w-full max-w-lg">
+    <form onSubmit={onSubmit} className="mx-auto w-full max-w-lg">
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-900 dark:text-white">
         {copy.label}
       </label>

@@ -1,10 +1,10 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId } from "react";
 import { Mail } from "lucide-react";
 import { newsletter } from "~/content/resources";
 import { buttonClass } from "~/components/ui/button";
-import { toast } from "~/components/ui/toast";
 import { subscribeNewsletter } from "~/lib/signup";
 import { useHydrated } from "~/lib/hydrated";
+import { useSignupForm } from "~/lib/use-signup-form";
 
 /**
  * NewsletterSignup: idle → submitting ('Subscribing...', disabled) → a
@@ -15,26 +15,9 @@ import { useHydrated } from "~/lib/hydrated";
  */
 export function NewsletterSignup() {
   const hydrated = useHydrated();
-  const [email, setEmail] = useState("");
-  const [submitting, setSubmitting] = useState(false);
+  const { email, setEmail, pending: submitting, onSubmit } = useSignupForm(subscribeNewsletter, newsletter);
   const inputId = useId();
   const headingId = useId();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    setSubmitting(true);
-    try {
-      await subscribeNewsletter(email.trim());
-      toast(newsletter.success);
-      setEmail("");
-    } catch (error) {
-      const message = error instanceof Error && error.message ? error.message : newsletter.errorFallback;
-      toast({ title: newsletter.errorTitle, description: message, variant: "destructive" });
-    } finally {
-      setSubmitting(false);
-    }
-  }
 
   return (
     <section aria-labelledby={headingId} className="bg-slate-50 px-4 py-16 sm:px-6 sm:py-20 lg:px-8 dark:bg-slate-900/60">
