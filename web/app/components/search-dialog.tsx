@@ -79,7 +79,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   // Keep Tab and Shift+Tab inside the dialog.
   const onDialogKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.key !== "Tab") return;
-    const focusable = [...(dialogRef.current?.querySelectorAll<HTMLElement>("input, button") ?? [])];
+    const focusable = [...(dialogRef.current?.querySelectorAll<HTMLElement>("input, button, [tabindex=\"0\"]") ?? [])];
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (!first || !last) return;
@@ -140,7 +140,8 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
           </button>
         </div>
 
-        <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
+        {/* Focusable so keyboard users can scroll a long list (the options themselves are reached with the arrow keys from the input). */}
+        <div tabIndex={0} aria-label={searchDialog.resultsLabel} role="region" className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-brand-600">
           <div id={ids.listbox} role="listbox" aria-label={searchDialog.resultsLabel} className={cn(flat.length > 0 && "p-2")}>
             {groups.map((group) => (
               <div key={group.kind} role="group" aria-labelledby={`${ids.listbox}-${group.kind}`} className="py-1">
