@@ -1,12 +1,8 @@
 /** Copy of /about (specification section 2 "About"). */
 import { studio } from "./site";
 import type { CallToAction, PageIntro, Stat, TeamMember, Value } from "./types";
+export { aboutMeta } from "./page-meta";
 
-export const aboutMeta = {
-  title: "About Us",
-  description:
-    "Meridian Studio is a San Francisco venture studio founded in 2020. Meet the team that has built 12+ SaaS ventures and guided 4 of them to an exit.",
-} as const;
 
 export const aboutHero = {
   eyebrow: "About us",

@@ -1,11 +1,8 @@
 /** All copy of the contact page (specification: section 2 Contact, 7 and 8). */
 
 import { externalLinks, studio } from "./site";
+export { contactPage } from "./page-meta";
 
-export const contactPage = {
-  title: "Contact Us",
-  description: "Have a SaaS project in mind? Get in touch to discuss how we can help you build, launch and scale it.",
-} as const;
 
 export const contactForm = {
   title: "Send us a message",

@@ -1,12 +1,8 @@
 /** Copy of the Home page (specification section 2 "Home" and the home packages of section 9). */
 import { externalLinks } from "./site";
 import type { ExternalLink, FeatureCard, Link, Logo, ServicePackage, Testimonial } from "./types";
+export { homeMeta } from "./page-meta";
 
-export const homeMeta = {
-  title: "Meridian Studio – Build, Launch, Scale & Exit Your SaaS",
-  description:
-    "Meridian is a venture studio for cloud software. We ideate, build, scale and help founders exit SaaS products, and we ship our own, like the AURION AI assistant.",
-} as const;
 
 export const hero = {
   eyebrow: "Venture studio for cloud software",

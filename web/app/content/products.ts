@@ -16,6 +16,7 @@ import type {
   StatusBadgeData,
   Testimonial,
 } from "./types";
+export { productsMeta } from "./page-meta";
 
 export type ProductStatus = "live" | "coming-soon" | "in-development";
 
@@ -283,11 +284,6 @@ export function isLive(product: Product): product is LiveProduct {
 
 /* ---- /products ---- */
 
-export const productsMeta = {
-  title: "Our SaaS Portfolio",
-  description:
-    "Software products built and run by Meridian Studio: AURION, the private autonomous AI assistant, and two new SaaS products coming soon.",
-} as const;
 
 export const productsHero = {
   eyebrow: "Products",

@@ -1,17 +1,19 @@
 /** Copy of the site-wide search dialog, and the titles of the pages it finds. */
-import { aboutMeta } from "./about";
-import { contactPage } from "./contact";
-import { homeMeta } from "./home";
-import { affiliateDisclosureMeta } from "./legal/affiliate-disclosure";
-import { cookiesMeta } from "./legal/cookies";
-import { privacyMeta } from "./legal/privacy";
-import { termsMeta } from "./legal/terms";
-import { productsMeta } from "./products";
+import {
+  aboutMeta,
+  affiliateDisclosureMeta,
+  contactPage,
+  cookiesMeta,
+  homeMeta,
+  privacyMeta,
+  productsMeta,
+  servicePackagesMeta,
+  studioMeta,
+  successStoriesMeta,
+  termsMeta,
+  venturesMeta,
+} from "./page-meta";
 import { categoryPages, hubPage } from "./resources";
-import { servicePackagesMeta } from "./service-packages";
-import { studioMeta } from "./studio";
-import { successStoriesMeta } from "./success-stories";
-import { venturesMeta } from "./ventures";
 import type { routeTable } from "./site-map";
 
 export const searchDialog = {

@@ -4,12 +4,8 @@
  * see home.ts): the specification has both, on different pages.
  */
 import type { CallToAction, FaqEntry, FeatureCard, Link, PageIntro, ServicePackage } from "./types";
+export { servicePackagesMeta } from "./page-meta";
 
-export const servicePackagesMeta = {
-  title: "Service Packages",
-  description:
-    "Fixed-scope SaaS service packages from Meridian Studio: MVP Builder from $25,000, Scale Package from $50,000 and Exit Preparation from $35,000.",
-} as const;
 
 export const servicePackagesHero = {
   eyebrow: "Service packages",

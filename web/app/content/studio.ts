@@ -1,11 +1,7 @@
 /** Copy of the Studio overview, /studio (specification section 2 "Studio"). */
 import type { CallToAction, FeatureCard, Link, PageIntro, ProcessStep, Testimonial } from "./types";
+export { studioMeta } from "./page-meta";
 
-export const studioMeta = {
-  title: "How We Build",
-  description:
-    "Meridian Studio's five-step process takes SaaS products from idea to exit: ideate, validate, launch, scale and exit, with one senior team at every stage.",
-} as const;
 
 export const studioHero = {
   eyebrow: "Our studio",

@@ -1,11 +1,7 @@
 /** Copy of /studio/success-stories (specification section 2 "Success stories"). */
 import type { CallToAction, CaseStudy, Link, PageIntro } from "./types";
+export { successStoriesMeta } from "./page-meta";
 
-export const successStoriesMeta = {
-  title: "Success Stories",
-  description:
-    "Case studies from Meridian Studio: how founders scaled a fintech platform, sold a healthtech company and launched an edtech product with us.",
-} as const;
 
 export const successStoriesHero = {
   eyebrow: "Success stories",

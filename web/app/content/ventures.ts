@@ -1,11 +1,7 @@
 /** Copy of /studio/venture-portfolio (specification sections 2, 3 and 9). */
 import type { CallToAction, FeatureCard, PageIntro, Stat, StatusBadgeData, Venture, VentureStatus } from "./types";
+export { venturesMeta } from "./page-meta";
 
-export const venturesMeta = {
-  title: "Venture Portfolio",
-  description:
-    "The SaaS companies Meridian Studio has built since 2020: 12+ ventures, 4 exits, $25M+ in funding raised across 6+ industries.",
-} as const;
 
 export const venturesHero = {
   eyebrow: "Venture portfolio",

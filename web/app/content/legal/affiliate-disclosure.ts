@@ -2,12 +2,7 @@
 import { studio } from "../site";
 import type { LegalDocument } from "../types";
 import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
-
-/** Title and description of the page (also used by the site search). */
-export const affiliateDisclosureMeta = {
-  title: "Affiliate Disclosure",
-  description: `How affiliate links on the ${studio.name} website work: we may earn a commission at no extra cost to you, and our reviews stay honest.`,
-};
+import { affiliateDisclosureMeta } from "../page-meta";
 
 export const affiliateDisclosure: LegalDocument = {
   meta: affiliateDisclosureMeta,

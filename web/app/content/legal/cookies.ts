@@ -2,12 +2,7 @@
 import { studio } from "../site";
 import type { LegalDocument } from "../types";
 import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
-
-/** Title and description of the page (also used by the site search). */
-export const cookiesMeta = {
-  title: "Cookie Policy",
-  description: `Which cookies and similar technologies the ${studio.name} website uses, why, and how you can control them.`,
-};
+import { cookiesMeta } from "../page-meta";
 
 export const cookies: LegalDocument = {
   meta: cookiesMeta,

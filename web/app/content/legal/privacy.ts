@@ -2,12 +2,7 @@
 import { studio } from "../site";
 import type { LegalDocument } from "../types";
 import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
-
-/** Title and description of the page (also used by the site search). */
-export const privacyMeta = {
-  title: "Privacy Policy",
-  description: `How ${studio.name} collects, uses, shares and protects your personal information, and the choices you have.`,
-};
+import { privacyMeta } from "../page-meta";
 
 export const privacy: LegalDocument = {
   meta: privacyMeta,

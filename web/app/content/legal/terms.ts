@@ -2,15 +2,10 @@
 import { studio } from "../site";
 import type { LegalDocument } from "../types";
 import { LAST_UPDATED, LAST_UPDATED_ISO, company, contactLine } from "./shared";
+import { termsMeta } from "../page-meta";
 
 /** Shown where the governing law will go, until counsel confirms it. */
 export const GOVERNING_LAW_PLACEHOLDER = "[Governing law to be confirmed: State/Country]";
-
-/** Title and description of the page (also used by the site search). */
-export const termsMeta = {
-  title: "Terms of Service",
-  description: `The terms that govern your use of the ${studio.name} website, its content, products and services.`,
-};
 
 export const terms: LegalDocument = {
   meta: termsMeta,
