@@ -12,7 +12,8 @@ import { themeScript } from "~/lib/theme";
 import { jsonLdText, organization } from "~/lib/structured-data";
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
+  // precedence lets React put the stylesheet ahead of the module preloads, so it is not queued behind them.
+  { rel: "stylesheet", href: stylesheet, precedence: "default" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
