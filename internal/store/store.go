@@ -239,17 +239,8 @@ func (s *DB) ListContactMessages(ctx context.Context, since time.Time) ([]contac
 // JoinWaitlist adds e unless its address is already on the product's
 // waitlist; created reports which.
 func (s *DB) JoinWaitlist(ctx context.Context, e signup.WaitlistEntry) (created bool, err error) {
-	err = s.write(ctx, "insert waitlist entry", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO waitlist_entries (product_id, email, joined_at)
-			VALUES (?, ?, ?) ON CONFLICT DO NOTHING`), e.ProductID, e.Email, s.d.timeArg(e.JoinedAt))
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		created = n == 1
-		return err
-	})
-	return created, err
+	return s.insertOnce(ctx, "insert waitlist entry", `INSERT INTO waitlist_entries (product_id, email, joined_at)
+		VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, e.ProductID, e.Email, s.d.timeArg(e.JoinedAt))
 }
 
 // ListWaitlist returns every waitlist entry, by product, oldest first.
@@ -270,9 +261,15 @@ func (s *DB) ListWaitlist(ctx context.Context) ([]signup.WaitlistEntry, error) {
 // Subscribe adds sub unless its address is already subscribed; created
 // reports which.
 func (s *DB) Subscribe(ctx context.Context, sub signup.Subscriber) (created bool, err error) {
-	err = s.write(ctx, "insert newsletter subscriber", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO newsletter_subscribers (email, subscribed_at)
-			VALUES (?, ?) ON CONFLICT DO NOTHING`), sub.Email, s.d.timeArg(sub.SubscribedAt))
+	return s.insertOnce(ctx, "insert newsletter subscriber", `INSERT INTO newsletter_subscribers (email, subscribed_at)
+		VALUES (?, ?) ON CONFLICT DO NOTHING`, sub.Email, s.d.timeArg(sub.SubscribedAt))
+}
+
+// insertOnce runs an INSERT … ON CONFLICT DO NOTHING; created reports
+// whether it added the row.
+func (s *DB) insertOnce(ctx context.Context, op, query string, args ...any) (created bool, err error) {
+	err = s.write(ctx, op, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(query), args...)
 		if err != nil {
 			return err
 		}
