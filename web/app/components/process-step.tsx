@@ -1,6 +1,6 @@
-import { CheckCircle2 } from "lucide-react";
 import type { ProcessStep as ProcessStepData } from "~/content/types";
 import { Icon } from "~/components/ui/icon";
+import { CheckList } from "~/components/ui/check-list";
 import { Image } from "~/components/ui/image";
 import { cn } from "~/lib/cn";
 
@@ -31,14 +31,7 @@ export function ProcessStep({ step, stepLabel, priority = false }: { step: Proce
             {step.title}
           </h3>
           <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{step.description}</p>
-          <ul className="mt-6 space-y-3">
-            {step.bulletPoints.map((point) => (
-              <li key={point} className="flex gap-3 text-slate-700 dark:text-slate-200">
-                <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-600 dark:text-brand-300" />
-                {point}
-              </li>
-            ))}
-          </ul>
+          <CheckList items={step.bulletPoints} className="mt-6" />
         </div>
         <Image
           src={step.imageSrc}

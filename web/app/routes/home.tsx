@@ -1,9 +1,10 @@
 import type { MetaArgs } from "react-router";
 import { Link } from "react-router";
-import { ArrowRight, CheckCircle2 } from "lucide-react";
+import { ArrowRight } from "lucide-react";
 import { approach, flagship, hero, homeCta, homeMeta, homePackages, homeTestimonials, logoStrip } from "~/content/home";
 import { buttonClass } from "~/components/ui/button";
 import { ExternalLink } from "~/components/ui/external-link";
+import { CheckList } from "~/components/ui/check-list";
 import { Image } from "~/components/ui/image";
 import { Section } from "~/components/ui/section";
 import { FeatureCard } from "~/components/feature-card";
@@ -88,14 +89,7 @@ export default function Home() {
               {flagship.title}
             </h2>
             <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{flagship.description}</p>
-            <ul className="mt-6 space-y-3">
-              {flagship.points.map((point) => (
-                <li key={point} className="flex gap-3 text-slate-700 dark:text-slate-200">
-                  <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-600 dark:text-brand-300" />
-                  {point}
-                </li>
-              ))}
-            </ul>
+            <CheckList items={flagship.points} className="mt-6" />
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <Link to={flagship.explore.href} className={buttonClass("primary", "lg")}>
                 {flagship.explore.label}

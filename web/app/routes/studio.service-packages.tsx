@@ -1,6 +1,6 @@
+import { CheckList } from "~/components/ui/check-list";
 import type { MetaArgs } from "react-router";
 import { Link } from "react-router";
-import { CheckCircle2 } from "lucide-react";
 import {
   customSolution,
   howWeWork,
@@ -61,14 +61,7 @@ export default function ServicePackages() {
               {customSolution.link.label}
             </Link>
           </div>
-          <ul className="space-y-4">
-            {customSolution.points.map((point) => (
-              <li key={point} className="flex gap-3 text-slate-700 dark:text-slate-200">
-                <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-600 dark:text-brand-300" />
-                {point}
-              </li>
-            ))}
-          </ul>
+          <CheckList items={customSolution.points} className="space-y-4" />
         </div>
         </div>
       </section>
