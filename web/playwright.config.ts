@@ -36,6 +36,9 @@ export default defineConfig({
     baseURL,
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
+    // Smooth scrolling would let a pointer action land while the page still
+    // moves (a flaky hover); the fade test asks for motion itself.
+    contextOptions: { reducedMotion: "reduce" },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

@@ -13,7 +13,6 @@ test.describe("axe at 1280 and 375 px, light and dark", () => {
   for (const path of paths) {
     test(`${path} has no violations`, async ({ page }) => {
       test.setTimeout(120_000); // four page loads and four axe runs
-      await page.emulateMedia({ reducedMotion: "reduce" });
       const problems: string[] = [];
       for (const width of [1280, 375]) {
         await page.setViewportSize({ width, height: 800 });

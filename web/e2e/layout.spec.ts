@@ -39,6 +39,7 @@ test.describe("header navigation", () => {
   });
 
   test("client-side navigation updates the current link and fades the content in", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "no-preference" });
     await page.goto("/");
     await hydrated(page);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About" }).click();
