@@ -48,12 +48,13 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		fs := flag.NewFlagSet("studio "+c.name, flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		act := c.setup(fs, env)
-		fs.Usage = func() { printCommandUsage(fs.Output(), c, fs) }
+		fs.Usage = func() {} // printed below: to stdout when asked for, else to stderr
 		if err := fs.Parse(args[len(words):]); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				printCommandUsage(stdout, c, fs)
 				return 0
 			}
+			printCommandUsage(stderr, c, fs)
 			return 2
 		}
 		err := act(ctx, fs, stdout, stderr)

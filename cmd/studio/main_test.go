@@ -154,10 +154,21 @@ func TestHelp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out bytes.Buffer
-			code := run(context.Background(), tt.args, func(string) string { return "" }, &out, &out)
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tt.args, func(string) string { return "" }, &stdout, &stderr)
 			if code != tt.wantCode {
 				t.Errorf("exit code = %d, want %d", code, tt.wantCode)
+			}
+			// Asked-for help goes to stdout; usage after a mistake to stderr.
+			out, other := &stdout, &stderr
+			if code != 0 {
+				out, other = &stderr, &stdout
+			}
+			if other.Len() != 0 {
+				t.Errorf("unexpected output on the other stream:\n%s", other.String())
+			}
+			if n := strings.Count(out.String(), "Usage"); n != 1 {
+				t.Errorf("the usage is printed %d times, want once:\n%s", n, out.String())
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(out.String(), w) {

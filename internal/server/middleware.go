@@ -66,24 +66,32 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-// accessLog writes one structured line per request.
+// accessLog writes one structured line per request. It hands the record to
+// the logger's handler itself: Logger.LogAttrs would also look up the
+// caller's source position, which the line does not show.
 func accessLog(logger *slog.Logger) middleware {
+	h := logger.Handler()
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			rec := &statusRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
+			if !h.Enabled(r.Context(), slog.LevelInfo) {
+				return
+			}
 			if rec.status == 0 {
 				rec.status = http.StatusOK
 			}
-			logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			line := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+			line.AddAttrs(
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
 				slog.Int("status", rec.status),
 				slog.Int("bytes", rec.bytes),
-				slog.Duration("duration", time.Since(start)),
+				slog.Duration("duration", line.Time.Sub(start)),
 				slog.String("remote", r.RemoteAddr),
 			)
+			_ = h.Handle(r.Context(), line)
 		})
 	}
 }

@@ -41,20 +41,26 @@ func New(d Deps) http.Handler {
 	return chain(mux, recoverPanics(d.Logger), accessLog(d.Logger), securityHeaders)
 }
 
-// Serve serves h on ln until ctx is done, then stops accepting connections and
-// waits up to ShutdownTimeout for in-flight requests. It returns nil after a
-// clean shutdown.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
-	srv := &http.Server{
-		Handler:           h,
+// httpServer is the server Serve runs; it must serve a coalescingListener.
+func httpServer(h http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           holdWhileHandling(h), // with coalescingListener and withConn: see coalesce.go
+		ConnContext:       withConn,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+}
+
+// Serve serves h on ln until ctx is done, then stops accepting connections and
+// waits up to ShutdownTimeout for in-flight requests. It returns nil after a
+// clean shutdown.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	srv := httpServer(h, logger)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(coalescingListener{ln}) }()
 	logger.Info("listening", "addr", ln.Addr().String())
 
 	select {

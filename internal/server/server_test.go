@@ -1,8 +1,11 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -138,5 +141,39 @@ func TestServeFinishesInFlightRequestsOnShutdown(t *testing.T) {
 	}
 	if err := <-served; err != nil {
 		t.Fatalf("Serve = %v, want nil after a clean shutdown", err)
+	}
+}
+
+func TestAccessLogLine(t *testing.T) {
+	var buf bytes.Buffer
+	h := server.New(server.Deps{Site: fakeSite, Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+	for _, target := range []string{"/about", "/missing"} {
+		r := httptest.NewRequest("GET", target, nil)
+		r.RemoteAddr = "192.0.2.7:4711"
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d log lines, want one per request:\n%s", len(lines), buf.String())
+	}
+	for i, want := range []struct {
+		path   string
+		status float64
+		bytes  float64
+	}{{"/about", 200, 4}, {"/missing", 404, 19}} {
+		var got map[string]any
+		if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
+			t.Fatalf("line %d is not JSON: %v\n%s", i+1, err, lines[i])
+		}
+		if got["msg"] != "request" || got["level"] != "INFO" || got["method"] != "GET" || got["path"] != want.path ||
+			got["status"] != want.status || got["bytes"] != want.bytes || got["remote"] != "192.0.2.7:4711" {
+			t.Errorf("line %d = %v, want GET %s %v %v bytes from 192.0.2.7:4711", i+1, got, want.path, want.status, want.bytes)
+		}
+		if d, ok := got["duration"].(float64); !ok || d < 0 {
+			t.Errorf("line %d: duration %v", i+1, got["duration"])
+		}
+		if _, ok := got["time"].(string); !ok {
+			t.Errorf("line %d: no time", i+1)
+		}
 	}
 }
