@@ -249,3 +249,20 @@ test.describe("404", () => {
     await expect(page).toHaveURL(/\/$/);
   });
 });
+
+test.describe("JavaScript after the first paint", () => {
+  test("the HTML as served starts no module download; the page then loads them all and hydrates", async ({ page, request }) => {
+    const html = await (await request.get("/")).text();
+    const parsedAtOnce = html.replace(/<template[\s\S]*?<\/template>/g, "");
+    expect(parsedAtOnce).not.toMatch(/<link rel="modulepreload"|<script type="module"|<script[^>]+src=/);
+
+    const modules: string[] = [];
+    page.on("request", (r) => r.url().endsWith(".js") && modules.push(new URL(r.url()).pathname));
+    await page.goto("/");
+    await hydrated(page);
+    const preloaded = await page.locator('head link[rel="modulepreload"]').evaluateAll((ls) => ls.map((l) => l.getAttribute("href")));
+    expect(preloaded.length).toBeGreaterThan(5);
+    expect(modules).toEqual(expect.arrayContaining(preloaded));
+    await expect(page.locator('script[type="module"]')).toHaveCount(1);
+  });
+});

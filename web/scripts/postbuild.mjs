@@ -1,9 +1,11 @@
-// Post-processes the client build for the Go server: writes brotli and gzip
-// variants of every compressible file (the server picks one by
-// Accept-Encoding), keeping a variant only when it is smaller.
+// Post-processes the client build for the Go server: defers each page's
+// JavaScript to after its first paint (defer-hydration.mjs), then writes
+// brotli and gzip variants of every compressible file (the server picks one
+// by Accept-Encoding), keeping a variant only when it is smaller.
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, extname } from "node:path";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
+import { deferHydration } from "./defer-hydration.mjs";
 
 const root = new URL("../build/client/", import.meta.url).pathname;
 const compressible = new Set([".html", ".js", ".mjs", ".css", ".svg", ".json", ".xml", ".txt", ".data", ".csv", ".md", ".webmanifest"]);
@@ -20,7 +22,11 @@ async function* files(dir) {
 let count = 0;
 for await (const path of files(root)) {
   if (!compressible.has(extname(path))) continue;
-  const body = await readFile(path);
+  let body = await readFile(path);
+  if (extname(path) === ".html") {
+    body = Buffer.from(deferHydration(body.toString()));
+    await writeFile(path, body);
+  }
   if (body.length < MIN_BYTES) continue;
   const br = brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
