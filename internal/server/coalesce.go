@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // net/http writes a response through a 4 KiB buffer: the header and the
@@ -23,6 +24,9 @@ import (
 // coalesceLimit bounds what a connection holds back; a bigger write goes out
 // at once, together with what was held, in one writev(2).
 const coalesceLimit = 32 << 10
+
+// closeFlushTimeout bounds the last write of a connection being closed.
+var closeFlushTimeout = time.Second
 
 var pendingBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
@@ -128,8 +132,21 @@ func (c *coalescingConn) Read(p []byte) (int, error) {
 	return c.Conn.Read(p)
 }
 
+// Close sends what is held (net/http closes a connection after its last
+// response when it does not keep it alive) and closes the connection. A
+// client that does not read gets closeFlushTimeout for that; and when another
+// goroutine is blocked writing to such a client (Server.Shutdown closes idle
+// connections from its own goroutine), the close ends that write at once.
 func (c *coalescingConn) Close() error {
-	flushErr := c.flush(true)
+	var flushErr error
+	if c.mu.TryLock() {
+		if c.pending != nil {
+			_ = c.Conn.SetWriteDeadline(time.Now().Add(closeFlushTimeout))
+			_, flushErr = c.Conn.Write(*c.pending)
+			c.release()
+		}
+		c.mu.Unlock()
+	}
 	if err := c.Conn.Close(); err != nil {
 		return err
 	}

@@ -188,3 +188,59 @@ func TestCoalescedInterimContinueIsSentAtOnce(t *testing.T) {
 	}
 	readPattern(t, br, 5000)
 }
+
+// A client that never reads: on a net.Pipe a write blocks until the other
+// end reads.
+func TestCoalescedCloseDoesNotWaitForAClientThatDoesNotRead(t *testing.T) {
+	defer func(d time.Duration) { closeFlushTimeout = d }(closeFlushTimeout)
+	closeFlushTimeout = 50 * time.Millisecond
+
+	t.Run("what is held gets closeFlushTimeout", func(t *testing.T) {
+		server, client := net.Pipe()
+		defer client.Close()
+		c := &coalescingConn{Conn: server}
+		if _, err := c.Write(pattern(100)); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if err := c.Close(); err == nil {
+			t.Error("Close reports no error although the held bytes were not sent")
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("Close took %v", d)
+		}
+	})
+
+	t.Run("a write blocked in another goroutine ends with the close", func(t *testing.T) {
+		server, client := net.Pipe()
+		defer client.Close()
+		c := &coalescingConn{Conn: server}
+		if _, err := c.Write(pattern(100)); err != nil {
+			t.Fatal(err)
+		}
+		readDone := make(chan error, 1)
+		go func() { // the server's next read sends the response, and blocks there
+			_, err := c.Read(make([]byte, 1))
+			readDone <- err
+		}()
+		for c.mu.TryLock() { // wait until that goroutine holds the connection
+			c.mu.Unlock()
+			time.Sleep(time.Millisecond)
+		}
+		closed := make(chan struct{})
+		go func() { _ = c.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(2 * time.Second):
+			t.Fatal("Close waits for the blocked write")
+		}
+		select {
+		case err := <-readDone:
+			if err == nil {
+				t.Error("the blocked write reported success")
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("the blocked write did not end")
+		}
+	})
+}
