@@ -42,14 +42,33 @@ const median = (xs) => {
   return s[Math.floor(s.length / 2)];
 };
 
+const pad = (v, n) => String(v).padStart(n);
+const row = (r) =>
+  `${r.route.padEnd(36)} ${pad(r.perf, 4)} ${pad(r.a11y, 4)} ${pad(r.bp, 4)} ${pad(r.seo, 4)} ${pad(Math.round(r.fcp), 7)} ${pad(Math.round(r.lcp), 7)} ${pad(Math.round(r.tbt), 7)} ${pad(r.cls.toFixed(3), 6)} ${pad((r.bytes / 1024).toFixed(1), 6)} ${pad(r.requests, 4)}`;
+
+// Lighthouse now and then fails to record a trace (NO_NAVSTART): such a run
+// is made again, up to ATTEMPTS times.
+const ATTEMPTS = 3;
+async function audit(url) {
+  for (let attempt = 1; ; attempt++) {
+    // ignoreStatusCode: the 404 page is audited too.
+    const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", ignoreStatusCode: true });
+    if (!lhr.runtimeError) return lhr;
+    const problem = `${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+    if (attempt === ATTEMPTS) throw new Error(problem);
+    process.stderr.write(`${problem}; again\n`);
+  }
+}
+
+// Each route's row is printed as soon as it is measured.
+console.log(`Lighthouse ${RUNS} runs per route, mobile profile, medians`);
+console.log(`${"route".padEnd(36)} ${pad("perf", 4)} ${pad("a11y", 4)} ${pad("bp", 4)} ${pad("seo", 4)} ${pad("FCP ms", 7)} ${pad("LCP ms", 7)} ${pad("TBT ms", 7)} ${pad("CLS", 6)} ${pad("KiB", 6)} ${pad("req", 4)}`);
 const rows = [];
 try {
   for (const route of routes) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
-      // ignoreStatusCode: the 404 page is audited too.
-      const { lhr } = await lighthouse(base + route, { port: chrome.port, output: "json", logLevel: "error", ignoreStatusCode: true });
-      if (lhr.runtimeError) throw new Error(`${route}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const lhr = await audit(base + route);
       const a = lhr.audits;
       runs.push({
         perf: lhr.categories.performance.score * 100,
@@ -68,21 +87,14 @@ try {
       });
     }
     const m = (k) => median(runs.map((r) => r[k]));
-    rows.push({ route, ...Object.fromEntries(["perf", "a11y", "bp", "seo", "fcp", "lcp", "tbt", "cls", "bytes", "requests"].map((k) => [k, m(k)])), failing: [...new Set(runs.flatMap((r) => r.failing))] });
-    process.stderr.write(`audited ${route}\n`);
+    const r = { route, ...Object.fromEntries(["perf", "a11y", "bp", "seo", "fcp", "lcp", "tbt", "cls", "bytes", "requests"].map((k) => [k, m(k)])), failing: [...new Set(runs.flatMap((r) => r.failing))] };
+    rows.push(r);
+    console.log(row(r));
   }
 } finally {
   await chrome.kill();
 }
 
-const pad = (v, n) => String(v).padStart(n);
-console.log(`Lighthouse ${RUNS} runs per route, mobile profile, medians`);
-console.log(`${"route".padEnd(36)} ${pad("perf", 4)} ${pad("a11y", 4)} ${pad("bp", 4)} ${pad("seo", 4)} ${pad("FCP ms", 7)} ${pad("LCP ms", 7)} ${pad("TBT ms", 7)} ${pad("CLS", 6)} ${pad("KiB", 6)} ${pad("req", 4)}`);
-for (const r of rows) {
-  console.log(
-    `${r.route.padEnd(36)} ${pad(r.perf, 4)} ${pad(r.a11y, 4)} ${pad(r.bp, 4)} ${pad(r.seo, 4)} ${pad(Math.round(r.fcp), 7)} ${pad(Math.round(r.lcp), 7)} ${pad(Math.round(r.tbt), 7)} ${pad(r.cls.toFixed(3), 6)} ${pad((r.bytes / 1024).toFixed(1), 6)} ${pad(r.requests, 4)}`,
-  );
-}
 const failing = rows.filter((r) => r.failing.length);
 if (failing.length) {
   console.log("\nAudits below 1 (any run):");
