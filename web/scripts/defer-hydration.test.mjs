@@ -13,7 +13,7 @@ describe("deferHydration", () => {
 
   test("no module is requested by the HTML as parsed", () => {
     const outsideTemplate = out.replace(/<template[\s\S]*?<\/template>/g, "");
-    expect(outsideTemplate).not.toContain("modulepreload");
+    expect(outsideTemplate).not.toContain('<link rel="modulepreload"');
     expect(outsideTemplate).not.toContain('<script type="module"');
     expect(out).toContain(`<template id="${PRELOADS_ID}"><link rel="modulepreload" href="/assets/manifest-1.js"/><link rel="modulepreload" href="/assets/entry.client-3.js"/><link rel="modulepreload" href="/assets/root-2.js"/></template></head>`);
   });
