@@ -16,7 +16,7 @@ export function CategoryPage({ page }: { page: keyof typeof categoryPages }) {
       <PageHero title={title} lead={description} />
       <ResourceTabs />
       <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16 lg:px-8">
-        <ResourceGrid resources={items} headingLevel={2} />
+        <ResourceGrid resources={items} headingLevel={2} firstInView />
       </div>
     </>
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
-import { ResourceCard, resourceFallback } from "./resource-card";
+import { ResourceCard, ResourceGrid, resourceFallback } from "./resource-card";
 import { findResource, resources } from "~/content/resources";
 import { resourceFallbackIndex, resourceFallbacks } from "~/lib/image-fallback";
 
@@ -52,5 +52,25 @@ describe("ResourceCard", () => {
     expect(img.getAttribute("src")).toBe(resource.image.src);
     fireEvent.error(img);
     expect(img.getAttribute("src")).toBe(resourceFallbacks[resourceFallbackIndex(resource.title)]);
+  });
+});
+
+describe("ResourceGrid", () => {
+  const loading = (firstInView: boolean) => {
+    const { container, unmount } = render(
+      <MemoryRouter>
+        <ResourceGrid resources={resources.slice(0, 3)} firstInView={firstInView} />
+      </MemoryRouter>,
+    );
+    const imgs = [...container.querySelectorAll("img")].map((img) => `${img.getAttribute("loading")}/${img.getAttribute("fetchpriority") ?? "auto"}`);
+    unmount();
+    return imgs;
+  };
+
+  it("loads the first cover at once when the grid starts in the first screenful (the page's largest paint)", () => {
+    expect(loading(true)).toEqual(["eager/high", "lazy/auto", "lazy/auto"]);
+  });
+  it("otherwise lazily, every one", () => {
+    expect(loading(false)).toEqual(["lazy/auto", "lazy/auto", "lazy/auto"]);
   });
 });

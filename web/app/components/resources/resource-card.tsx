@@ -34,7 +34,16 @@ export function CategoryBadge({ category }: { category: Resource["category"] }) 
  * and its read time, listen time or download size. Templates also offer the
  * file itself.
  */
-export function ResourceCard({ resource, headingLevel = 3 }: { resource: Resource; headingLevel?: 2 | 3 }) {
+export function ResourceCard({
+  resource,
+  headingLevel = 3,
+  priority = false,
+}: {
+  resource: Resource;
+  headingLevel?: 2 | 3;
+  /** The cover loads at once and first: for a card in the first screenful (the page's largest paint). */
+  priority?: boolean;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article
@@ -47,6 +56,7 @@ export function ResourceCard({ resource, headingLevel = 3 }: { resource: Resourc
         width={COVER_WIDTH}
         height={COVER_HEIGHT}
         fallback={resourceFallback(resource.title)}
+        priority={priority}
         className="aspect-video h-auto w-full bg-slate-100 object-cover dark:bg-slate-800"
       />
       <div className="flex flex-1 flex-col p-5">
@@ -91,13 +101,25 @@ export function ResourceCard({ resource, headingLevel = 3 }: { resource: Resourc
   );
 }
 
-/** ResourceGrid lays out cards in one, two or three columns. */
-export function ResourceGrid({ resources, headingLevel }: { resources: readonly Resource[]; headingLevel?: 2 | 3 }) {
+/**
+ * ResourceGrid lays out cards in one, two or three columns. With
+ * firstInView, the grid starts in the first screenful and its first cover
+ * loads with priority.
+ */
+export function ResourceGrid({
+  resources,
+  headingLevel,
+  firstInView = false,
+}: {
+  resources: readonly Resource[];
+  headingLevel?: 2 | 3;
+  firstInView?: boolean;
+}) {
   return (
     <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-      {resources.map((r) => (
+      {resources.map((r, i) => (
         <li key={r.slug}>
-          <ResourceCard resource={r} headingLevel={headingLevel} />
+          <ResourceCard resource={r} headingLevel={headingLevel} priority={firstInView && i === 0} />
         </li>
       ))}
     </ul>
