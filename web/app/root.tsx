@@ -9,6 +9,7 @@ import { NotFound } from "~/components/not-found";
 import { Toaster } from "~/components/ui/toast";
 import { useSiteSearch } from "~/components/site-search";
 import { themeScript } from "~/lib/theme";
+import { holdFormsScript, useMarkHydrated } from "~/lib/hydrated";
 import { jsonLdText, organization } from "~/lib/structured-data";
 
 export const links: LinksFunction = () => [
@@ -26,6 +27,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script dangerouslySetInnerHTML={{ __html: holdFormsScript }} />
         <Meta />
         <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(organization) }} />
         <Links />
@@ -41,6 +43,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 function Shell({ children }: { children: ReactNode }) {
   const search = useSiteSearch();
+  useMarkHydrated();
   return (
     <>
       <SiteHeader onSearch={search.open} onSearchIntent={search.preload} />

@@ -265,4 +265,23 @@ test.describe("JavaScript after the first paint", () => {
     expect(modules).toEqual(expect.arrayContaining(preloaded));
     await expect(page.locator('script[type="module"]')).toHaveCount(1);
   });
+
+  test("a form submitted before the page hydrates is held, its fields kept and out of the URL", async ({ page }) => {
+    await page.route("**/assets/**/*.js", (route) => route.abort()); // the page never hydrates
+    await page.goto("/contact");
+    const name = page.getByLabel("Name", { exact: false }).first();
+    await name.fill("Ada Lovelace");
+    await page.getByLabel("Email", { exact: false }).first().fill("ada@example.com");
+    await name.press("Enter");
+    await page.waitForTimeout(300); // a native submit would have navigated by now
+    expect(page.url()).toMatch(/\/contact$/);
+    await expect(name).toHaveValue("Ada Lovelace");
+    await expect(page.locator("html")).not.toHaveAttribute("data-hydrated");
+  });
+
+  test("after hydration <html> is marked and the forms are React's", async ({ page }) => {
+    await page.goto("/contact");
+    await hydrated(page);
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
+  });
 });
