@@ -19,7 +19,8 @@ import (
 	"studio/internal/store/storetest"
 )
 
-// studioProc is a "studio serve" process of the tests.
+// studioProc is a "studio serve" process of the tests (main_test.go and
+// durability_test.go).
 type studioProc struct {
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the process has exited

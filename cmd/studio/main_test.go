@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -34,29 +32,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// startServer runs "studio serve" on a free port and returns its base URL and the process.
-func startServer(t *testing.T) (string, *exec.Cmd) {
+// startServer runs "studio serve" on a free port with a fresh store (see startStudio).
+func startServer(t *testing.T) (string, *studioProc) {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir())
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
-	lines := bufio.NewScanner(stdout)
-	for lines.Scan() {
-		var entry struct{ Msg, Addr string }
-		if json.Unmarshal(lines.Bytes(), &entry) == nil && entry.Msg == "listening" {
-			go func() { _, _ = io.Copy(io.Discard, stdout) }()
-			return "http://" + entry.Addr, cmd
-		}
-	}
-	t.Fatal("server did not report its address")
-	return "", nil
+	return startStudio(t, nil, "--addr", "127.0.0.1:0", "--data", t.TempDir())
 }
 
 func get(t *testing.T, url string) (*http.Response, string) {
@@ -120,19 +99,17 @@ func TestServesTheBuiltSite(t *testing.T) {
 }
 
 func TestSIGTERMExitsCleanly(t *testing.T) {
-	base, cmd := startServer(t)
+	base, proc := startServer(t)
 	if resp, _ := get(t, base+"/healthz"); resp.StatusCode != 200 {
 		t.Fatalf("healthz = %d", resp.StatusCode)
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := proc.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v, want status 0", err)
+	case <-proc.done:
+		if proc.err != nil {
+			t.Fatalf("exit after SIGTERM: %v, want status 0", proc.err)
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("did not exit within 15 s of SIGTERM")
