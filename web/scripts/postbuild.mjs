@@ -1,15 +1,18 @@
-// Post-processes the client build for the Go server: defers each page's
-// JavaScript to after its first paint (defer-hydration.mjs), then writes
-// brotli and gzip variants of every compressible file (the server picks one
-// by Accept-Encoding), keeping a variant only when it is smaller.
-import { readdir, readFile, writeFile } from "node:fs/promises";
+// Post-processes Astro's build for the Go server: puts the site's not-found
+// page where the server looks for it (404/index.html), checks that no page
+// carries an inline style (the CSP allows none; Astro's one island rule is
+// in app.css instead), then writes brotli and gzip variants of every
+// compressible file (the server picks one by Accept-Encoding), keeping a
+// variant only when it is smaller.
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, extname } from "node:path";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
-import { deferHydration } from "./defer-hydration.mjs";
 
 const root = new URL("../build/client/", import.meta.url).pathname;
 const compressible = new Set([".html", ".js", ".mjs", ".css", ".svg", ".json", ".xml", ".txt", ".data", ".csv", ".md", ".webmanifest"]);
 const MIN_BYTES = 512;
+/** Astro's inline rule for its island wrappers; app.css has the same rule. */
+export const ISLAND_STYLE = "<style>astro-island,astro-slot,astro-static-slot{display:contents}</style>";
 
 async function* files(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -19,21 +22,33 @@ async function* files(dir) {
   }
 }
 
-let count = 0;
-for await (const path of files(root)) {
-  if (!compressible.has(extname(path))) continue;
-  let body = await readFile(path);
-  if (extname(path) === ".html") {
-    body = Buffer.from(deferHydration(body.toString()));
-    await writeFile(path, body);
-  }
-  if (body.length < MIN_BYTES) continue;
-  const br = brotliCompressSync(body, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-  });
-  const gz = gzipSync(body, { level: 9 });
-  if (br.length < body.length) await writeFile(`${path}.br`, br);
-  if (gz.length < body.length) await writeFile(`${path}.gz`, gz);
-  count++;
+/** withoutInlineStyle drops Astro's island style from a page and fails on any other inline style. */
+export function withoutInlineStyle(html, name) {
+  const out = html.replaceAll(ISLAND_STYLE, "");
+  if (/<style[\s>]|\sstyle="/i.test(out)) throw new Error(`${name}: an inline style, which the Content-Security-Policy refuses`);
+  return out;
 }
-console.log(`postbuild: compressed ${count} files in ${root}`);
+
+if (process.argv[1] === new URL(import.meta.url).pathname) {
+  await mkdir(join(root, "404"), { recursive: true });
+  await rename(join(root, "404.html"), join(root, "404", "index.html"));
+
+  let count = 0;
+  for await (const path of files(root)) {
+    if (!compressible.has(extname(path))) continue;
+    let body = await readFile(path);
+    if (extname(path) === ".html") {
+      body = Buffer.from(withoutInlineStyle(body.toString(), path));
+      await writeFile(path, body);
+    }
+    if (body.length < MIN_BYTES) continue;
+    const br = brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
+    const gz = gzipSync(body, { level: 9 });
+    if (br.length < body.length) await writeFile(`${path}.br`, br);
+    if (gz.length < body.length) await writeFile(`${path}.gz`, gz);
+    count++;
+  }
+  console.log(`postbuild: compressed ${count} files in ${root}`);
+}

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { Link } from "react-router";
 import { cookieBanner } from "~/content/site";
 import { buttonClass } from "~/components/ui/button";
 import { readConsent, writeConsent, type Consent } from "~/lib/consent";
@@ -30,9 +29,9 @@ export function CookieBanner() {
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2.5 sm:flex-nowrap sm:items-center sm:gap-6 sm:px-6 lg:px-8">
         <p className="text-sm text-pretty text-slate-700 dark:text-slate-200">
           {cookieBanner.text}{" "}
-          <Link to={cookieBanner.policyHref} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+          <a href={cookieBanner.policyHref} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
             {cookieBanner.policyLabel}
-          </Link>
+          </a>
         </p>
         <div className="flex shrink-0 gap-2">
           <button type="button" onClick={() => decide("declined")} className={buttonClass("secondary", "sm")}>

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { notFound } from "~/content/site";
 import { buttonClass } from "~/components/ui/button";
 
@@ -9,9 +8,9 @@ export function NotFound() {
       <p className="text-sm font-semibold tracking-widest text-brand-700 dark:text-brand-300">404</p>
       <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">{notFound.title}</h1>
       <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{notFound.text}</p>
-      <Link to={notFound.home.href} className={buttonClass("primary", "lg", "mt-8")}>
+      <a href={notFound.home.href} className={buttonClass("primary", "lg", "mt-8")}>
         {notFound.home.label}
-      </Link>
+      </a>
     </div>
   );
 }

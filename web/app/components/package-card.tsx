@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { Check, X } from "lucide-react";
 import type { ServicePackage } from "~/content/types";
 import { buttonClass } from "~/components/ui/button";
@@ -45,9 +44,9 @@ export function PackageCard({
           </li>
         ))}
       </ul>
-      <Link to={pkg.buttonLink} className={buttonClass(pkg.popular ? "primary" : "secondary", "md", "mt-8 w-full")}>
+      <a href={pkg.buttonLink} className={buttonClass(pkg.popular ? "primary" : "secondary", "md", "mt-8 w-full")}>
         {pkg.buttonText}
-      </Link>
+      </a>
     </article>
   );
 }

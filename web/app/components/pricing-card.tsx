@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { Check } from "lucide-react";
 import type { PricingPlan } from "~/content/types";
 import { buttonClass } from "~/components/ui/button";
@@ -41,9 +40,9 @@ export function PricingCard({ plan, popularLabel }: { plan: PricingPlan; popular
           {plan.buttonText}
         </ExternalLink>
       ) : (
-        <Link to={plan.buttonLink} className={buttonStyle}>
+        <a href={plan.buttonLink} className={buttonStyle}>
           {plan.buttonText}
-        </Link>
+        </a>
       )}
     </article>
   );

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { ArrowRight } from "lucide-react";
 import { isLive, productCardLabels, statusBadge, type Product } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
@@ -32,11 +31,11 @@ export function ProductCard({ product, priority = false }: { product: Product; p
         <p className="mt-1 text-sm font-medium text-brand-700 dark:text-brand-300">{product.tagline}</p>
         <p className="mt-3 flex-1 text-slate-600 dark:text-slate-300">{product.description}</p>
         <div className="mt-6 flex flex-wrap gap-3">
-          <Link to={`/products/${product.id}`} className={buttonClass(live ? "primary" : "secondary", "md")}>
+          <a href={`/products/${product.id}`} className={buttonClass(live ? "primary" : "secondary", "md")}>
             {productCardLabels.learnMore}
             <span className="sr-only">{productCardLabels.about(product.name)}</span>
             {!live && <ArrowRight aria-hidden="true" className="size-4" />}
-          </Link>
+          </a>
           {live && (
             <ExternalLink href={product.demoUrl} className={buttonClass("secondary", "md")}>
               {productCardLabels.tryDemo}

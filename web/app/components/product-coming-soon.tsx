@@ -1,14 +1,14 @@
+import type { ReactNode } from "react";
 import { comingSoonCopy as copy, type UpcomingProduct } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
 import { Section } from "~/components/ui/section";
 import { ProductHero } from "~/components/product-hero";
-import { WaitlistForm } from "~/components/waitlist-form";
 import { SiteLink } from "~/components/site-link";
 import { CtaBand } from "~/components/cta-band";
 
-/** ComingSoonProductPage is a product page in coming-soon mode: the waitlist, the launch details and a call to stay updated. */
-export function ComingSoonProductPage({ product }: { product: UpcomingProduct }) {
+/** ComingSoonProductPage is a product page in coming-soon mode: the waitlist (`waitlist`, a form island), the launch details and a call to stay updated. */
+export function ComingSoonProductPage({ product, waitlist }: { product: UpcomingProduct; waitlist?: ReactNode }) {
   return (
     <>
       <ProductHero product={product} points={product.highlights}>
@@ -18,7 +18,7 @@ export function ComingSoonProductPage({ product }: { product: UpcomingProduct })
 
       <Section id={copy.section.id} title={copy.section.title} lead={copy.section.lead(product.name)}>
         <div className="mx-auto max-w-2xl rounded-3xl border border-slate-200 bg-white p-6 shadow-sm sm:p-10 dark:border-slate-800 dark:bg-slate-900">
-          <WaitlistForm productId={product.id} productName={product.name} />
+          {waitlist}
         </div>
       </Section>
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { ArrowRight } from "lucide-react";
 import { liveProductCopy as copy, type LiveProduct } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
@@ -7,12 +8,11 @@ import { ProductHero } from "~/components/product-hero";
 import { FeatureCard } from "~/components/feature-card";
 import { TestimonialCard } from "~/components/testimonial-card";
 import { PricingCard } from "~/components/pricing-card";
-import { FaqSection } from "~/components/faq-section";
 import { SiteLink } from "~/components/site-link";
 import { CtaBand } from "~/components/cta-band";
 
-/** LiveProductPage is a product page in live mode: features, testimonials, pricing, FAQ and a call to try it. */
-export function LiveProductPage({ product }: { product: LiveProduct }) {
+/** LiveProductPage is a product page in live mode: features, testimonials, pricing, FAQ (`faq`, with its accordion island) and a call to try it. */
+export function LiveProductPage({ product, faq }: { product: LiveProduct; faq?: ReactNode }) {
   return (
     <>
       <ProductHero product={product}>
@@ -50,7 +50,7 @@ export function LiveProductPage({ product }: { product: LiveProduct }) {
         <p className="mt-10 text-center font-medium text-slate-700 dark:text-slate-200">{copy.pricing.guarantee}</p>
       </Section>
 
-      <FaqSection id={copy.faq.id} title={copy.faq.title} lead={copy.faq.lead(product.name)} entries={product.faq} tone="muted" />
+      {faq}
 
       <CtaBand {...copy.cta(product)} />
     </>

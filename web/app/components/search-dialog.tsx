@@ -4,7 +4,7 @@
  * (see site-search.tsx), so it is not part of any page's first load.
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { useNavigate } from "react-router";
+import { takeEarlySearch } from "~/lib/early-search";
 import { BookOpen, FileText, Layers, Rocket, Search, X, type LucideIcon } from "lucide-react";
 import { searchDialog } from "~/content/search";
 import { searchIndex, searchSite, type SearchEntry, type SearchKind } from "~/lib/search-index";
@@ -25,10 +25,11 @@ const kindIcons: Record<SearchKind, LucideIcon> = {
  * and puts the focus back.
  */
 export default function SearchDialog({ onClose }: { onClose: () => void }) {
-  const navigate = useNavigate();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const [query, setQuery] = useState("");
+  // What was typed between the opening and this dialog's arrival (lib/early-search.ts).
+  const [early] = useState(takeEarlySearch);
+  const [query, setQuery] = useState(early.keys);
   const [active, setActive] = useState(0);
   const ids = { title: useId(), listbox: useId(), option: useId() };
 
@@ -61,8 +62,16 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
 
   const open = (entry: SearchEntry) => {
     close();
-    navigate(entry.href);
+    window.location.assign(entry.href);
   };
+
+  // Enter pressed before the dialog arrived opens the first result.
+  const pendingEnter = useRef(early.enter);
+  useEffect(() => {
+    if (!pendingEnter.current || !flat[0]) return;
+    pendingEnter.current = false;
+    open(flat[0]);
+  });
 
   const onInputKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (flat.length === 0) return;

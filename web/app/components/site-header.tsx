@@ -1,42 +1,31 @@
-import { useEffect, useId, useRef, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
-import { Menu, Search, X } from "lucide-react";
+import type { ReactNode } from "react";
+import { Search } from "lucide-react";
 import { getStarted, headerLabels, mainNav, sectionSwitch, studio } from "~/content/site";
 import { buttonClass } from "~/components/ui/button";
-import { ThemeToggle } from "~/components/theme-toggle";
 import { Logo } from "~/components/logo";
 import { cn } from "~/lib/cn";
 
-const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+/** navLinkClass styles a main navigation link; the current page's is highlighted. */
+export const navLinkClass = (current: boolean) =>
   cn(
     "rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-brand-600",
-    isActive
+    current
       ? "bg-brand-50 text-brand-700 dark:bg-brand-500/15 dark:text-brand-200"
       : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
   );
 
-/** SiteHeader: logo, main navigation, search, theme toggle, Get Started; under 768 px a section switch and a menu. */
-export function SiteHeader({ onSearch, onSearchIntent }: { onSearch?: () => void; onSearchIntent?: () => void }) {
-  const { pathname } = useLocation();
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuId = useId();
-  const menuButton = useRef<HTMLButtonElement>(null);
+/** isCurrent: the link whose route equals the current path is highlighted (specification, shared layout). */
+export const isCurrent = (href: string, pathname: string) => href === (pathname.replace(/\/$/, "") || "/");
+
+/**
+ * SiteHeader: logo, main navigation, search, theme toggle, Get Started; under
+ * 768 px a section switch and a menu. It is static HTML: the theme toggle and
+ * the mobile menu are islands passed in by the layout, and the search button
+ * is picked up by the search island (and, before that, by the early-input
+ * script) through its data-search-trigger attribute.
+ */
+export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; themeToggle?: ReactNode; menu?: ReactNode }) {
   const inProducts = pathname.includes("/products");
-
-  useEffect(() => setMenuOpen(false), [pathname]);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        setMenuOpen(false);
-        menuButton.current?.focus();
-      }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [menuOpen]);
-
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <a
@@ -46,20 +35,23 @@ export function SiteHeader({ onSearch, onSearchIntent }: { onSearch?: () => void
         {headerLabels.skipToContent}
       </a>
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6 lg:px-8">
-        <Link to="/" aria-label={headerLabels.home} className="mr-2 flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600">
+        <a href="/" aria-label={headerLabels.home} className="mr-2 flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600">
           <Logo />
           <span className="hidden text-lg font-bold tracking-tight text-slate-900 sm:inline dark:text-white">{studio.name}</span>
-        </Link>
+        </a>
 
         <nav aria-label={headerLabels.mainNav} className="hidden md:block">
           <ul className="flex items-center gap-1">
-            {mainNav.map((item) => (
-              <li key={item.href}>
-                <NavLink to={item.href} end className={navLinkClass}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
+            {mainNav.map((item) => {
+              const current = isCurrent(item.href, pathname);
+              return (
+                <li key={item.href}>
+                  <a href={item.href} aria-current={current ? "page" : undefined} className={navLinkClass(current)}>
+                    {item.label}
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         </nav>
 
@@ -69,8 +61,8 @@ export function SiteHeader({ onSearch, onSearchIntent }: { onSearch?: () => void
               const active = item === sectionSwitch.products ? inProducts : !inProducts;
               return (
                 <li key={item.href}>
-                  <Link
-                    to={item.href}
+                  <a
+                    href={item.href}
                     aria-current={active ? "true" : undefined}
                     className={cn(
                       "block rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
@@ -80,7 +72,7 @@ export function SiteHeader({ onSearch, onSearchIntent }: { onSearch?: () => void
                     )}
                   >
                     {item.label}
-                  </Link>
+                  </a>
                 </li>
               );
             })}
@@ -90,9 +82,6 @@ export function SiteHeader({ onSearch, onSearchIntent }: { onSearch?: () => void
         <div className="ml-auto flex items-center gap-1">
           <button
             type="button"
-            onClick={onSearch}
-            onPointerEnter={onSearchIntent}
-            onFocus={onSearchIntent}
             aria-label={headerLabels.search}
             aria-haspopup="dialog"
             aria-keyshortcuts="Control+K Meta+K /"
@@ -101,41 +90,16 @@ export function SiteHeader({ onSearch, onSearchIntent }: { onSearch?: () => void
           >
             <Search aria-hidden="true" className="size-5" />
           </button>
-          <ThemeToggle />
-          <span className="ml-2 hidden md:block">
-            <Link to={getStarted.href} className={buttonClass("primary", "sm")}>
-              {getStarted.label}
-            </Link>
+          <span className="inline-flex size-10 items-center justify-center" data-testid="theme-toggle-slot">
+            {themeToggle}
           </span>
-          <button
-            ref={menuButton}
-            type="button"
-            aria-expanded={menuOpen}
-            aria-controls={menuId}
-            aria-label={menuOpen ? headerLabels.closeMenu : headerLabels.openMenu}
-            onClick={() => setMenuOpen((open) => !open)}
-            className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
-          >
-            {menuOpen ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
-          </button>
+          <span className="ml-2 hidden md:block">
+            <a href={getStarted.href} className={buttonClass("primary", "sm")}>
+              {getStarted.label}
+            </a>
+          </span>
+          <span className="inline-flex size-10 md:hidden">{menu}</span>
         </div>
-      </div>
-
-      <div id={menuId} hidden={!menuOpen} className="border-t border-slate-200 md:hidden dark:border-slate-800">
-        <nav aria-label={headerLabels.mainNav} className="mx-auto max-w-6xl px-4 py-3">
-          <ul className="flex flex-col gap-1">
-            {mainNav.map((item) => (
-              <li key={item.href}>
-                <NavLink to={item.href} end className={(s) => cn(navLinkClass(s), "block text-base")}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <Link to={getStarted.href} className={buttonClass("primary", "md", "mt-3 w-full")}>
-            {getStarted.label}
-          </Link>
-        </nav>
       </div>
     </header>
   );

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import type { Link as LinkData } from "~/content/types";
 
 /** SiteLink is a link within the site; a bare anchor (#pricing) is a plain <a>. */
@@ -12,8 +11,8 @@ export function SiteLink({ link, className, children }: { link: LinkData; classN
     );
   }
   return (
-    <Link to={link.href} className={className}>
+    <a href={link.href} className={className}>
       {children ?? link.label}
-    </Link>
+    </a>
   );
 }

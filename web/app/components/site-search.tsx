@@ -3,8 +3,11 @@
  * or "/" when no text field has focus. The dialog and its index are a
  * separate chunk, fetched with import() on first use (or earlier, when the
  * pointer or focus reaches the search button), so no page loads them up front.
+ * SiteSearch is the island every page carries; an opening asked for before it
+ * started is taken from the early-search script (lib/early-search.ts).
  */
 import { Suspense, lazy, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { earlySearch } from "~/lib/early-search";
 
 const loadSearchDialog = () => import("~/components/search-dialog");
 const SearchDialog = lazy(loadSearchDialog);
@@ -69,6 +72,31 @@ export function useSiteSearch(): { open: () => void; preload: () => void; elemen
     pendingFocus.current = null;
   }, [openId]);
 
+  // The header's button (static HTML) is found by its attribute.
+  useEffect(() => {
+    const trigger = (event: Event) => (event.target as Element | null)?.closest?.(TRIGGER_SELECTOR);
+    const onClick = (event: MouseEvent) => {
+      if (trigger(event)) open();
+    };
+    const onIntent = (event: Event) => {
+      if (trigger(event)) preload();
+    };
+    document.addEventListener("click", onClick);
+    document.addEventListener("pointerover", onIntent);
+    document.addEventListener("focusin", onIntent);
+    const early = earlySearch();
+    if (early) {
+      early.onopen = open;
+      if (early.open) open();
+    }
+    return () => {
+      document.removeEventListener("click", onClick);
+      document.removeEventListener("pointerover", onIntent);
+      document.removeEventListener("focusin", onIntent);
+      if (early) early.onopen = undefined;
+    };
+  }, [open, preload]);
+
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (openRef.current || !isSearchShortcut(event)) return;
@@ -87,4 +115,9 @@ export function useSiteSearch(): { open: () => void; preload: () => void; elemen
     );
 
   return { open, preload, element };
+}
+
+/** SiteSearch is the search island: it renders nothing until the search is opened. */
+export function SiteSearch() {
+  return useSiteSearch().element;
 }

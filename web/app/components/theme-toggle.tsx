@@ -5,13 +5,12 @@ import { setThemeChoice, useTheme } from "~/lib/theme-store";
 /**
  * ThemeToggle switches between light and dark. It renders only after
  * hydration (the prerendered page cannot know the visitor's theme), into a
- * box of the same size, so nothing shifts when it appears.
+ * box of the same size in the header, so nothing shifts when it appears.
  */
 export function ThemeToggle() {
   const state = useTheme();
   return (
-    <span className="inline-flex size-10 items-center justify-center" data-testid="theme-toggle-slot">
-      {state && (
+    state && (
         <button
           type="button"
           onClick={() => setThemeChoice(state.theme === "dark" ? "light" : "dark")}
@@ -20,7 +19,6 @@ export function ThemeToggle() {
         >
           {state.theme === "dark" ? <Sun aria-hidden="true" className="size-5" /> : <Moon aria-hidden="true" className="size-5" />}
         </button>
-      )}
-    </span>
+    )
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import type { ReactNode } from "react";
 import { ArrowRight } from "lucide-react";
 import type { Venture } from "~/content/types";
 import { ventureBadge, venturesSection } from "~/content/ventures";
@@ -7,8 +7,8 @@ import { StatusBadge } from "~/components/status-badge";
 
 const labels = venturesSection.labels;
 
-/** VentureCard is a company of the portfolio; its status badge explains itself in a tooltip. */
-export function VentureCard({ venture }: { venture: Venture }) {
+/** VentureCard is a company of the portfolio; its status badge (`badge`, an island) explains itself in a tooltip. */
+export function VentureCard({ venture, badge }: { venture: Venture; badge?: ReactNode }) {
   return (
     <article id={`venture-${venture.name.toLowerCase()}`} className="flex scroll-mt-24 flex-col rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
       <Image
@@ -22,7 +22,7 @@ export function VentureCard({ venture }: { venture: Venture }) {
         <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">{venture.category}</p>
         <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
           <h3 className="text-xl font-bold text-slate-900 dark:text-white">{venture.name}</h3>
-          <StatusBadge badge={ventureBadge(venture.status)} tooltipAlign="end" />
+          {badge ?? <StatusBadge badge={ventureBadge(venture.status)} tooltipAlign="end" />}
         </div>
         <p className="mt-3 flex-1 text-slate-600 dark:text-slate-300">{venture.description}</p>
         <dl className="mt-5 grid grid-cols-2 gap-4 border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
@@ -35,14 +35,14 @@ export function VentureCard({ venture }: { venture: Venture }) {
             <dd className="font-semibold text-slate-900 dark:text-white">{venture.yearFounded}</dd>
           </div>
         </dl>
-        <Link
-          to={venture.link}
+        <a
+          href={venture.link}
           className="mt-5 inline-flex items-center gap-1.5 self-start rounded-md font-semibold text-brand-700 hover:text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:text-brand-300 dark:hover:text-brand-200"
         >
           {labels.viewDetails}
           <span className="sr-only">{labels.viewDetailsOf(venture.name)}</span>
           <ArrowRight aria-hidden="true" className="size-4" />
-        </Link>
+        </a>
       </div>
     </article>
   );

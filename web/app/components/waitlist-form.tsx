@@ -1,8 +1,7 @@
 import { useId } from "react";
 import { comingSoonCopy } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
-import { joinWaitlist } from "~/lib/signup";
-import { useHydrated } from "~/lib/hydrated";
+import { joinWaitlist, waitlistAction } from "~/lib/signup";
 import { useSignupForm } from "~/lib/use-signup-form";
 
 const copy = comingSoonCopy.form;
@@ -12,22 +11,22 @@ const copy = comingSoonCopy.form;
  * browser validates the address (required, type=email). While the sign-up
  * runs the button reads 'Subscribing...' and is disabled; on success a toast
  * confirms and the field is cleared; on failure an error toast shows the
- * reason and the field keeps what was typed. The button stays disabled
- * until the page is hydrated, so a quick click never submits the form
- * natively (which would put the address in the URL).
+ * reason and the field keeps what was typed. Before the island hydrates (or
+ * without JavaScript) the form posts natively to the function, which answers
+ * with the product's confirmation page.
  */
 export function WaitlistForm({ productId, productName }: { productId: string; productName: string }) {
   const inputId = useId();
   const hintId = useId();
-  const hydrated = useHydrated();
-  const { email, setEmail, pending, onSubmit } = useSignupForm((address) => joinWaitlist(address, productId), {
+  const { email, setEmail, pending, onSubmit, formRef } = useSignupForm((address) => joinWaitlist(address, productId), {
     success: copy.success(productName),
     errorTitle: copy.errorTitle,
     errorFallback: copy.errorFallback,
   });
 
   return (
-    <form onSubmit={onSubmit} className="mx-auto w-full max-w-lg">
+    <form ref={formRef} method="post" action={waitlistAction} onSubmit={onSubmit} className="mx-auto w-full max-w-lg">
+      <input type="hidden" name="productId" value={productId} />
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-900 dark:text-white">
         {copy.label}
       </label>
@@ -44,7 +43,7 @@ export function WaitlistForm({ productId, productName }: { productId: string; pr
           onChange={(e) => setEmail(e.target.value)}
           className="h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 text-slate-900 placeholder:text-slate-500 focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400 dark:focus-visible:outline-brand-300"
         />
-        <button type="submit" disabled={!hydrated || pending} className={buttonClass("primary", "md", "shrink-0")}>
+        <button type="submit" disabled={pending} className={buttonClass("primary", "md", "shrink-0")}>
           {pending ? copy.submitting : copy.submit}
         </button>
       </div>

@@ -25,6 +25,9 @@ export const contactForm = {
     title: "Message Received!",
     text: "Thank you for reaching out. We'll get back to you as soon as possible.",
     again: "Send Another Message",
+    againHref: "/contact",
+    /** Where a message posted without JavaScript lands (the server's 303). */
+    path: "/contact/sent",
   },
   error: {
     toastTitle: "Error",

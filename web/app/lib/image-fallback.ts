@@ -64,3 +64,11 @@ export function nextSource(failed: string, fallback: string): string | undefined
   if (failed === fallback || fallback === "") return LAST_RESORT;
   return fallback;
 }
+
+/**
+ * imageFallbackScript runs inline in every page's <head>, before any image
+ * starts loading, so no failure is missed and no island has to hydrate for
+ * it: a failed <img> with data-fallback moves to that source, then to
+ * LAST_RESORT (nextSource, in a few bytes; image.test.tsx runs both).
+ */
+export const imageFallbackScript = `document.addEventListener("error",function(e){var i=e.target,l=${JSON.stringify(LAST_RESORT)};if(!i||i.tagName!=="IMG"||!i.hasAttribute("data-fallback"))return;var s=i.getAttribute("src"),f=i.getAttribute("data-fallback");if(s===l)return;i.setAttribute("src",s===f||!f?l:f)},true)`;

@@ -4,8 +4,21 @@
  * siteUrl; the binary's --site-url rewrites them when the site is deployed
  * elsewhere.
  */
-import type { MetaDescriptor } from "react-router";
 import { mainNav, shareImage, siteUrl, studio } from "~/content/site";
+
+/** One head element of a page: its title, a <meta>, a <link>, or a JSON-LD document (rendered by layouts/Head.astro). */
+export type MetaDescriptor =
+  | { title: string }
+  | { name: string; content: string }
+  | { property: string; content: string }
+  | { tagName: "link"; rel: string; href: string; type?: string; title?: string }
+  | { "script:ld+json": object };
+
+/** What a page's meta function gets: its path, and for dynamic pages the route parameters. */
+export type MetaArgs<P extends Record<string, string> = Record<string, string>> = {
+  location: { pathname: string };
+  params: P;
+};
 
 export type PageMeta = { readonly title: string; readonly description: string };
 

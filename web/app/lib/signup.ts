@@ -5,7 +5,11 @@
  * shown to the visitor: the server's, or a generic one when the network
  * failed.
  */
-import { invokeFunction } from "./functions";
+import { FUNCTIONS_BASE, invokeFunction } from "./functions";
+
+/** The forms' actions, for a post without JavaScript (the server answers with a confirmation page). */
+export const newsletterAction = `${FUNCTIONS_BASE}/subscribe-newsletter`;
+export const waitlistAction = `${FUNCTIONS_BASE}/join-waitlist`;
 
 export async function subscribeNewsletter(email: string): Promise<void> {
   await invokeFunction("subscribe-newsletter", { email });

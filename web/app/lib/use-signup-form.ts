@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { toast, type ToastInput } from "~/components/ui/toast";
 
 export type SignupCopy = {
@@ -11,11 +11,19 @@ export type SignupCopy = {
  * useSignupForm is the behaviour the email sign-up forms share (newsletter,
  * waitlists; specification section 4): idle → pending ('Subscribing...',
  * disabled) → a success toast and the field cleared, or an error toast with
- * the server's message and the field kept.
+ * the server's message and the field kept. The form is a real one (method
+ * post, its action the function): before the island hydrates it posts
+ * natively, and an address typed before then is taken over (formRef).
  */
 export function useSignupForm(submit: (email: string) => Promise<void>, copy: SignupCopy) {
   const [email, setEmail] = useState("");
   const [pending, setPending] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    const typed = (formRef.current?.elements.namedItem("email") as HTMLInputElement | null)?.value;
+    if (typed) setEmail(typed);
+  }, []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -33,5 +41,5 @@ export function useSignupForm(submit: (email: string) => Promise<void>, copy: Si
     }
   }
 
-  return { email, setEmail, pending, onSubmit };
+  return { email, setEmail, pending, onSubmit, formRef };
 }

@@ -1,4 +1,4 @@
-import type { MetaArgs } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { aboutCta, aboutHero, aboutMeta, story, team, values } from "~/content/about";
 import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";

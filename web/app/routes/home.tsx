@@ -1,5 +1,4 @@
-import type { MetaArgs } from "react-router";
-import { Link } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
 import { approach, flagship, hero, homeCta, homeMeta, homePackages, homeTestimonials, logoStrip } from "~/content/home";
 import { buttonClass } from "~/components/ui/button";
@@ -30,13 +29,13 @@ export default function Home() {
             </h1>
             <p className="mt-4 text-base text-slate-600 sm:mt-5 sm:text-xl dark:text-slate-300">{hero.lead}</p>
             <div className="mt-6 flex flex-wrap gap-3 sm:mt-7">
-              <Link to={hero.primary.href} className={buttonClass("primary", "lg")}>
+              <a href={hero.primary.href} className={buttonClass("primary", "lg")}>
                 {hero.primary.label}
                 <ArrowRight aria-hidden="true" className="size-4" />
-              </Link>
-              <Link to={hero.secondary.href} className={buttonClass("secondary", "lg")}>
+              </a>
+              <a href={hero.secondary.href} className={buttonClass("secondary", "lg")}>
                 {hero.secondary.label}
-              </Link>
+              </a>
             </div>
             <dl className="mt-10 grid grid-cols-3 gap-4 border-t border-slate-200 pt-6 dark:border-slate-800">
               {hero.stats.map((s) => (
@@ -91,9 +90,9 @@ export default function Home() {
             <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{flagship.description}</p>
             <CheckList items={flagship.points} className="mt-6" />
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Link to={flagship.explore.href} className={buttonClass("primary", "lg")}>
+              <a href={flagship.explore.href} className={buttonClass("primary", "lg")}>
                 {flagship.explore.label}
-              </Link>
+              </a>
               <ExternalLink href={flagship.demo.href} className={buttonClass("secondary", "lg")}>
                 {flagship.demo.label}
               </ExternalLink>

@@ -1,4 +1,4 @@
-import type { MetaArgs } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { cookies } from "~/content/legal/cookies";
 import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";

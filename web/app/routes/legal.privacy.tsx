@@ -1,4 +1,4 @@
-import type { MetaArgs } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { privacy } from "~/content/legal/privacy";
 import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";

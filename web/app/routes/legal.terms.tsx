@@ -1,4 +1,4 @@
-import type { MetaArgs } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { terms } from "~/content/legal/terms";
 import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";

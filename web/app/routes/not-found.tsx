@@ -1,4 +1,4 @@
-import type { MetaArgs } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { NotFound } from "~/components/not-found";
 import { notFound } from "~/content/site";
 import { pageMeta } from "~/lib/meta";

@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { ArrowLeft } from "lucide-react";
-import type { Route } from "./+types/products.$productId";
+import type { ReactNode } from "react";
+import type { MetaArgs } from "~/lib/meta";
 import { findProduct, isLive, productNotFound } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
 import { LiveProductPage } from "~/components/product-live";
@@ -8,7 +8,7 @@ import { ComingSoonProductPage } from "~/components/product-coming-soon";
 import { pageMeta } from "~/lib/meta";
 import { faqPage, product as structuredProduct } from "~/lib/structured-data";
 
-export const meta = ({ params, location }: Route.MetaArgs) => {
+export const meta = ({ params, location }: MetaArgs<{ productId: string }>) => {
   const product = findProduct(params.productId);
   const path = location.pathname;
   if (!product) return pageMeta({ title: productNotFound.title, description: productNotFound.text }, { path, noindex: true });
@@ -26,10 +26,10 @@ export const meta = ({ params, location }: Route.MetaArgs) => {
  * others, and 'Product Not Found' for any other id (prerendered at
  * /products/404, which the server answers with status 404 for unknown ids).
  */
-export default function ProductPage({ params }: Route.ComponentProps) {
-  const product = findProduct(params.productId);
+export default function ProductPage({ productId, faq, waitlist }: { productId: string; faq?: ReactNode; waitlist?: ReactNode }) {
+  const product = findProduct(productId);
   if (!product) return <ProductNotFound />;
-  return isLive(product) ? <LiveProductPage product={product} /> : <ComingSoonProductPage product={product} />;
+  return isLive(product) ? <LiveProductPage product={product} faq={faq} /> : <ComingSoonProductPage product={product} waitlist={waitlist} />;
 }
 
 function ProductNotFound() {
@@ -38,10 +38,10 @@ function ProductNotFound() {
       <p className="text-sm font-semibold tracking-widest text-brand-700 dark:text-brand-300">404</p>
       <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">{productNotFound.title}</h1>
       <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{productNotFound.text}</p>
-      <Link to={productNotFound.back.href} className={buttonClass("primary", "lg", "mt-8")}>
+      <a href={productNotFound.back.href} className={buttonClass("primary", "lg", "mt-8")}>
         <ArrowLeft aria-hidden="true" className="size-4" />
         {productNotFound.back.label}
-      </Link>
+      </a>
     </div>
   );
 }

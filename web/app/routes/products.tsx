@@ -1,4 +1,4 @@
-import type { MetaArgs } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { products, productsCta, productsHero, productsMeta } from "~/content/products";
 import { PageHero } from "~/components/page-hero";
 import { ProductCard } from "~/components/product-card";

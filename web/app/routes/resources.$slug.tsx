@@ -1,7 +1,5 @@
-import type { MouseEvent } from "react";
-import { Link, useNavigate } from "react-router";
 import { ChevronRight, Download } from "lucide-react";
-import type { Route } from "./+types/resources.$slug";
+import type { MetaArgs } from "~/lib/meta";
 import {
   categoryLabels,
   categoryPages,
@@ -26,26 +24,7 @@ import { article } from "~/lib/structured-data";
 
 const RELATED_COUNT = 3;
 
-/**
- * Runs only while prerendering (ssr: false): renders the Markdown body to
- * HTML, so neither the Markdown nor its library reaches the browser. An
- * unknown slug (the prerendered /resources/404) has no body.
- */
-export function loader({ params }: Route.LoaderArgs) {
-  const resource = findResource(params.slug);
-  return { html: resource ? renderResourceBody(resource.slug) : null };
-}
-
-/**
- * In the browser, a known slug loads its prerendered data file; an unknown
- * one needs no request: the page shows Page Not Found, as the server does.
- */
-export async function clientLoader({ params, serverLoader }: Route.ClientLoaderArgs) {
-  if (!findResource(params.slug)) return { html: null };
-  return serverLoader();
-}
-
-export const meta = ({ params, location }: Route.MetaArgs) => {
+export const meta = ({ params, location }: MetaArgs<{ slug: string }>) => {
   const resource = findResource(params.slug);
   const path = location.pathname;
   if (!resource) return pageMeta({ title: notFound.title, description: notFound.text }, { path, noindex: true });
@@ -71,21 +50,16 @@ function related(resource: Resource): Resource[] {
   return [...same, ...others.filter((r) => r.category !== resource.category)].slice(0, RELATED_COUNT);
 }
 
-export default function ResourcePage({ params, loaderData }: Route.ComponentProps) {
-  const navigate = useNavigate();
-  const resource = findResource(params.slug);
-  if (!resource || loaderData.html === null) return <NotFound />;
+/**
+ * ResourcePage is a resource's page, its Markdown body rendered to HTML at
+ * build time (lib/markdown.server.ts), so neither the Markdown nor its
+ * library reaches the browser; an unknown slug shows Page Not Found.
+ */
+export default function ResourcePage({ slug }: { slug: string }) {
+  const resource = findResource(slug);
+  if (!resource) return <NotFound />;
+  const html = renderResourceBody(resource.slug);
   const section = categoryPage(resource.category);
-
-  // Links inside the rendered Markdown navigate in the app, like <Link>s.
-  const onBodyClick = (event: MouseEvent<HTMLDivElement>) => {
-    const link = (event.target as Element).closest("a");
-    const href = link?.getAttribute("href");
-    if (!link || !href?.startsWith("/") || href.startsWith("//") || link.target || link.hasAttribute("download")) return;
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(href);
-  };
 
   return (
     <>
@@ -93,16 +67,16 @@ export default function ResourcePage({ params, loaderData }: Route.ComponentProp
         <nav aria-label="Breadcrumb">
           <ol className="flex flex-wrap items-center gap-1 text-sm text-slate-600 dark:text-slate-400">
             <li>
-              <Link to={resourceBasePath} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-brand-200">
+              <a href={resourceBasePath} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-brand-200">
                 {resourceDetail.back}
-              </Link>
+              </a>
             </li>
             {section && (
               <li className="flex items-center gap-1">
                 <ChevronRight aria-hidden="true" className="size-4" />
-                <Link to={section.href} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-brand-200">
+                <a href={section.href} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-brand-200">
                   {section.label}
-                </Link>
+                </a>
               </li>
             )}
           </ol>
@@ -168,9 +142,8 @@ export default function ResourcePage({ params, loaderData }: Route.ComponentProp
 
         <div
           data-testid="resource-body"
-          onClick={onBodyClick}
           className={`mt-10 ${proseClass}`}
-          dangerouslySetInnerHTML={{ __html: loaderData.html }}
+          dangerouslySetInnerHTML={{ __html: html }}
         />
       </article>
 

@@ -1,4 +1,4 @@
-import type { MetaArgs } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { categoryPages } from "~/content/resources";
 import { CategoryPage } from "~/components/resources/category-page";
 import { feedLink } from "~/lib/feed";

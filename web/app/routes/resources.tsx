@@ -1,13 +1,11 @@
-import type { MetaArgs } from "react-router";
-import { Link } from "react-router";
+import type { ReactNode } from "react";
+import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
-import { featuredGuide, findResource, hubPage, resourceLength, resources } from "~/content/resources";
+import { featuredGuide, findResource, hubPage, resourceLength } from "~/content/resources";
 import { PageHero } from "~/components/page-hero";
 import { buttonClass } from "~/components/ui/button";
 import { Image } from "~/components/ui/image";
 import { ResourceTabs } from "~/components/resources/resource-tabs";
-import { ResourceBrowser } from "~/components/resources/resource-browser";
-import { NewsletterSignup } from "~/components/resources/newsletter-signup";
 import { CategoryBadge, resourceFallback } from "~/components/resources/resource-card";
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
@@ -43,10 +41,10 @@ function FeaturedGuide() {
               <span>{resourceLength(guide)}</span>
             </div>
             <div className="mt-8">
-              <Link to={featuredGuide.cta.href} className={buttonClass("primary", "lg")}>
+              <a href={featuredGuide.cta.href} className={buttonClass("primary", "lg")}>
                 {featuredGuide.cta.label}
                 <ArrowRight aria-hidden="true" className="size-4" />
-              </Link>
+              </a>
             </div>
           </div>
         </div>
@@ -55,14 +53,15 @@ function FeaturedGuide() {
   );
 }
 
-export default function ResourcesHub() {
+/** ResourcesHub is the static part of /resources; the list and the newsletter sign-up are islands placed by the page. */
+export default function ResourcesHub({ browser, newsletter }: { browser?: ReactNode; newsletter?: ReactNode }) {
   return (
     <>
       <PageHero title={hubPage.title} lead={hubPage.description} />
-      <ResourceTabs />
+      <ResourceTabs current="/resources" />
       <FeaturedGuide />
-      <ResourceBrowser resources={resources} />
-      <NewsletterSignup />
+      {browser}
+      {newsletter}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { CheckList } from "~/components/ui/check-list";
-import type { MetaArgs } from "react-router";
-import { Link } from "react-router";
+import type { ReactNode } from "react";
+import type { MetaArgs } from "~/lib/meta";
 import {
   customSolution,
   howWeWork,
@@ -15,7 +15,6 @@ import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
 import { PackageCard } from "~/components/package-card";
 import { FeatureCard } from "~/components/feature-card";
-import { FaqSection } from "~/components/faq-section";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 import { faqPage } from "~/lib/structured-data";
@@ -23,7 +22,8 @@ import { faqPage } from "~/lib/structured-data";
 export const meta = ({ location }: MetaArgs) =>
   pageMeta(servicePackagesMeta, { path: location.pathname, jsonLd: [faqPage(packagesFaq.entries)] });
 
-export default function ServicePackages() {
+/** ServicePackages is the static part of the page; `faq` is the FAQ band with its accordion island. */
+export default function ServicePackages({ faq }: { faq?: ReactNode }) {
   return (
     <>
       <PageHero eyebrow={servicePackagesHero.eyebrow} title={servicePackagesHero.title} lead={servicePackagesHero.lead} />
@@ -57,16 +57,16 @@ export default function ServicePackages() {
               {customSolution.title}
             </h2>
             <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{customSolution.text}</p>
-            <Link to={customSolution.link.href} className={buttonClass("primary", "lg", "mt-8")}>
+            <a href={customSolution.link.href} className={buttonClass("primary", "lg", "mt-8")}>
               {customSolution.link.label}
-            </Link>
+            </a>
           </div>
           <CheckList items={customSolution.points} className="space-y-4" />
         </div>
         </div>
       </section>
 
-      <FaqSection title={packagesFaq.title} lead={packagesFaq.lead} entries={packagesFaq.entries} tone="muted" />
+      {faq}
 
       <CtaBand {...packagesCta} />
     </>

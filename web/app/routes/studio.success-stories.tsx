@@ -1,5 +1,4 @@
-import type { MetaArgs } from "react-router";
-import { Link } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
 import { caseStudies, successStoriesCta, successStoriesHero, successStoriesMeta } from "~/content/success-stories";
 import { buttonClass } from "~/components/ui/button";
@@ -14,10 +13,10 @@ export default function SuccessStories() {
   return (
     <>
       <PageHero eyebrow={successStoriesHero.eyebrow} title={successStoriesHero.title} lead={successStoriesHero.lead}>
-        <Link to={successStoriesHero.bookCall.href} className={buttonClass("primary", "lg", "mt-8")}>
+        <a href={successStoriesHero.bookCall.href} className={buttonClass("primary", "lg", "mt-8")}>
           {successStoriesHero.bookCall.label}
           <ArrowRight aria-hidden="true" className="size-4" />
-        </Link>
+        </a>
       </PageHero>
 
       <div className="mx-auto max-w-6xl space-y-12 px-4 py-16 sm:px-6 sm:py-20 lg:px-8">

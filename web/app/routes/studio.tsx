@@ -1,5 +1,4 @@
-import type { MetaArgs } from "react-router";
-import { Link } from "react-router";
+import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
 import { processIntro, processSteps, studioCta, studioHero, studioMeta, studioTestimonials, whyChoose } from "~/content/studio";
 import { buttonClass } from "~/components/ui/button";
@@ -18,13 +17,13 @@ export default function Studio() {
     <>
       <PageHero eyebrow={studioHero.eyebrow} title={studioHero.title} lead={studioHero.lead}>
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-          <Link to={studioHero.primary.href} className={buttonClass("primary", "lg")}>
+          <a href={studioHero.primary.href} className={buttonClass("primary", "lg")}>
             {studioHero.primary.label}
             <ArrowRight aria-hidden="true" className="size-4" />
-          </Link>
-          <Link to={studioHero.secondary.href} className={buttonClass("secondary", "lg")}>
+          </a>
+          <a href={studioHero.secondary.href} className={buttonClass("secondary", "lg")}>
             {studioHero.secondary.label}
-          </Link>
+          </a>
         </div>
       </PageHero>
 

@@ -1,16 +1,17 @@
-import type { MetaArgs } from "react-router";
+import type { ReactNode } from "react";
+import type { MetaArgs } from "~/lib/meta";
 import { investmentCriteria, portfolioStats, venturesCta, venturesHero, venturesMeta, venturesSection } from "~/content/ventures";
 import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
 import { StatsRow } from "~/components/stats-row";
-import { VentureCard } from "~/components/venture-card";
 import { FeatureCard } from "~/components/feature-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = ({ location }: MetaArgs) => pageMeta(venturesMeta, { path: location.pathname });
 
-export default function VenturePortfolio() {
+/** VenturePortfolio is the static part of the page; `ventures` is the cards, placed by the page with their badge islands. */
+export default function VenturePortfolio({ ventures }: { ventures?: ReactNode }) {
   return (
     <>
       <PageHero eyebrow={venturesHero.eyebrow} title={venturesHero.title} lead={venturesHero.lead}>
@@ -19,9 +20,7 @@ export default function VenturePortfolio() {
 
       <Section id="ventures" title={venturesSection.title} lead={venturesSection.lead}>
         <div className="grid gap-8 md:grid-cols-2 lg:grid-cols-3">
-          {venturesSection.ventures.map((v) => (
-            <VentureCard key={v.name} venture={v} />
-          ))}
+          {ventures}
         </div>
       </Section>
 

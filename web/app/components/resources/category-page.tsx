@@ -14,7 +14,7 @@ export function CategoryPage({ page }: { page: keyof typeof categoryPages }) {
   return (
     <>
       <PageHero title={title} lead={description} />
-      <ResourceTabs />
+      <ResourceTabs current={`/resources/${page}`} />
       <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16 lg:px-8">
         <ResourceGrid resources={items} headingLevel={2} firstInView />
       </div>

@@ -2,8 +2,7 @@ import { useId } from "react";
 import { Mail } from "lucide-react";
 import { newsletter } from "~/content/resources";
 import { buttonClass } from "~/components/ui/button";
-import { subscribeNewsletter } from "~/lib/signup";
-import { useHydrated } from "~/lib/hydrated";
+import { newsletterAction, subscribeNewsletter } from "~/lib/signup";
 import { useSignupForm } from "~/lib/use-signup-form";
 
 /**
@@ -14,8 +13,7 @@ import { useSignupForm } from "~/lib/use-signup-form";
  * without its script (which would put the address in the URL).
  */
 export function NewsletterSignup() {
-  const hydrated = useHydrated();
-  const { email, setEmail, pending: submitting, onSubmit } = useSignupForm(subscribeNewsletter, newsletter);
+  const { email, setEmail, pending: submitting, onSubmit, formRef } = useSignupForm(subscribeNewsletter, newsletter);
   const inputId = useId();
   const headingId = useId();
 
@@ -29,7 +27,7 @@ export function NewsletterSignup() {
           {newsletter.title}
         </h2>
         <p className="mx-auto mt-3 max-w-xl text-slate-600 dark:text-slate-300">{newsletter.lead}</p>
-        <form onSubmit={onSubmit} className="mx-auto mt-8 flex max-w-md flex-col gap-3 sm:flex-row">
+        <form ref={formRef} method="post" action={newsletterAction} onSubmit={onSubmit} className="mx-auto mt-8 flex max-w-md flex-col gap-3 sm:flex-row">
           <label htmlFor={inputId} className="sr-only">
             {newsletter.emailLabel}
           </label>
@@ -45,7 +43,7 @@ export function NewsletterSignup() {
             readOnly={submitting}
             className="h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-4 text-slate-900 placeholder:text-slate-500 focus:border-brand-500 focus:outline-2 focus:outline-brand-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400"
           />
-          <button type="submit" disabled={!hydrated || submitting} className={buttonClass("primary", "md", "shrink-0")}>
+          <button type="submit" disabled={submitting} className={buttonClass("primary", "md", "shrink-0")}>
             {submitting ? newsletter.submitting : newsletter.submit}
           </button>
         </form>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useUrlSearchParams } from "~/lib/url-search-params";
 import { Search, SearchX } from "lucide-react";
 import { categoryFilterOptions, resourceList, sortOptions, type Resource } from "~/content/resources";
 import { ResourceCard } from "~/components/resources/resource-card";
@@ -39,7 +39,7 @@ const fieldClass =
  */
 export function ResourceBrowser({ resources }: { resources: readonly Resource[] }) {
   const hydrated = useHydrated();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useUrlSearchParams();
   const urlQuery = hydrated ? parseResourceQuery(searchParams) : DEFAULT_QUERY;
 
   // What the search box shows; it reaches the URL after the debounce.
@@ -62,7 +62,7 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
     const current = parseResourceQuery(new URLSearchParams(window.location.search));
     const next = { ...current, ...change };
     if (sameQuery(current, next)) return;
-    setSearchParams(resourceQueryParams(next), { replace: true, preventScrollReset: true });
+    setSearchParams(resourceQueryParams(next));
   };
 
   // The URL's search text changed from elsewhere (first load, Clear Filters): show it in the box.

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { Download } from "lucide-react";
 import { categoryLabels, resourceCard, resourceLength, type Resource } from "~/content/resources";
 import { Image } from "~/components/ui/image";
@@ -65,12 +64,12 @@ export function ResourceCard({
           <time dateTime={resource.date}>{resource.dateText}</time>
         </div>
         <Heading className="mt-3 text-lg leading-snug font-semibold text-slate-900 dark:text-white">
-          <Link
-            to={resource.url}
+          <a
+            href={resource.url}
             className="card-link after:absolute after:inset-0 hover:text-brand-700 focus-visible:outline-none dark:hover:text-brand-200"
           >
             {resource.title}
-          </Link>
+          </a>
         </Heading>
         <p className="mt-2 line-clamp-3 text-sm text-slate-600 dark:text-slate-300">{resource.description}</p>
         <div className="mt-auto flex flex-wrap items-center justify-between gap-x-3 gap-y-2 pt-4 text-sm">

@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { chooseFallback, nextSource } from "~/lib/image-fallback";
+import { chooseFallback } from "~/lib/image-fallback";
 
 export type ImageProps = {
   src: string;
@@ -15,38 +14,23 @@ export type ImageProps = {
 
 /**
  * Image is the one image component of the site. Width and height are always
- * set, so nothing shifts while it loads. When the picture fails it swaps to a
- * fallback chosen by keywords in the alt text or source, and when that fails
- * too, to an inline picture that always loads.
+ * set, so nothing shifts while it loads. When the picture fails, the page's
+ * imageFallbackScript swaps it to the fallback named in data-fallback (chosen
+ * by keywords in the alt text or source), and when that fails too, to an
+ * inline picture that always loads. It needs no JavaScript of its own, so it
+ * works in static HTML and in islands alike.
  */
 export function Image({ src, alt, width, height, priority = false, fallback, className }: ImageProps) {
-  const [current, setCurrent] = useState(src);
-  const ref = useRef<HTMLImageElement>(null);
-  const fallbackSrc = fallback ?? chooseFallback(alt, src);
-
-  const handleError = useCallback(() => {
-    setCurrent((failed) => nextSource(failed, fallbackSrc) ?? failed);
-  }, [fallbackSrc]);
-
-  useEffect(() => setCurrent(src), [src]);
-
-  // A prerendered image may have failed before React attached onError.
-  useEffect(() => {
-    const img = ref.current;
-    if (img && img.complete && img.naturalWidth === 0) handleError();
-  }, [handleError]);
-
   return (
     <img
-      ref={ref}
-      src={current}
+      src={src}
       alt={alt}
       width={width}
       height={height}
       loading={priority ? "eager" : "lazy"}
       fetchPriority={priority ? "high" : undefined}
       decoding="async"
-      onError={handleError}
+      data-fallback={fallback ?? chooseFallback(alt, src)}
       className={className}
     />
   );

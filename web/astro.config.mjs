@@ -1,0 +1,39 @@
+// The site is built by Astro: every page is prerendered to HTML, and only the
+// interactive parts, React components placed with a client:* directive, ship
+// JavaScript (decision 0007). The Go binary embeds build/client.
+import react from "@astrojs/react";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "astro/config";
+
+const backend = process.env.STUDIO_BACKEND ?? "http://localhost:8080";
+
+export default defineConfig({
+  srcDir: "./app",
+  publicDir: "./public",
+  outDir: "./build/client",
+  output: "static",
+  trailingSlash: "never",
+  // Links are prefetched when the pointer rests on them or they get focus, so a click loads at once.
+  prefetch: { prefetchAll: true, defaultStrategy: "hover" },
+  integrations: [react()],
+  build: {
+    format: "directory",
+    assets: "assets",
+    // Every stylesheet is a file: the CSP allows no inline styles.
+    inlineStylesheets: "never",
+  },
+  vite: {
+    plugins: [tailwindcss()],
+    resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+    // Inline nothing as data: URIs; the CSP allows only our own files.
+    build: { assetsInlineLimit: 0 },
+    server: {
+      // make dev: API calls go to the Go server.
+      proxy: { "/functions": backend, "/healthz": backend },
+      // The validation rules and the waitlist products are shared with the Go
+      // server and live beside its code (internal/form, internal/signup).
+      fs: { allow: [".", "../internal/form", "../internal/signup"] },
+    },
+  },
+  devToolbar: { enabled: false },
+});
