@@ -1,6 +1,7 @@
 // Package form decodes and validates the JSON bodies of the backend functions
 // (the contact message, the waitlist and newsletter sign-ups) with the rules
-// and messages of rules.json. The web forms import the same file
+// and messages of rules.json; a native HTML form post becomes the same JSON
+// object first (FromURLEncoded). The web forms import the same file
 // (web/app/lib/validation.ts), and testdata/cases.json is one table of cases
 // that both the Go tests and the web tests run, so the browser and the server
 // can never disagree about what a valid submission is.
@@ -10,6 +11,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -32,6 +34,7 @@ type Rule struct {
 // Messages are the user-facing messages of the functions' other errors.
 type Messages struct {
 	InvalidBody          string `json:"invalidBody"`
+	InvalidText          string `json:"invalidText"` // a body that is not UTF-8
 	UnknownField         string `json:"unknownField"`
 	TooLarge             string `json:"tooLarge"`
 	UnsupportedMediaType string `json:"unsupportedMediaType"`
@@ -55,7 +58,16 @@ type RuleSet struct {
 		ProductID Rule `json:"productId"`
 	} `json:"signup"`
 	Errors Messages `json:"errors"`
+	// Problems maps each reason a native form post can fail for to the
+	// message of its page, /forms/problem/{reason}: the web build prerenders
+	// one page per key, and the server redirects only to these keys.
+	Problems map[string]string `json:"problems"`
 }
+
+// ProblemInvalid is the reason of rules.json "problems" for a form post that
+// cannot be read: one that does not parse, repeats or adds a field, or is not
+// UTF-8 text.
+const ProblemInvalid = "invalid"
 
 // Rules are the rules of rules.json, parsed once.
 var Rules = mustLoad(rulesJSON)
@@ -66,6 +78,9 @@ func mustLoad(b []byte) RuleSet {
 	var rs RuleSet
 	if err := json.Unmarshal(b, &rs); err != nil {
 		panic(fmt.Sprintf("form: rules.json: %v", err))
+	}
+	if _, ok := rs.Problems[ProblemInvalid]; !ok {
+		panic("form: rules.json: no problems." + ProblemInvalid)
 	}
 	return rs
 }
@@ -142,8 +157,13 @@ func Validate(values map[string]*string, rules []Rule) (map[string]*string, *Err
 // plus the optional keys in extra, each a string or null (an absent key is
 // null), and validates it. A body that is not one JSON object, an unknown key
 // or a value of another type is reported in the *Error too; the message of a
-// field with the wrong type is its rule's message.
+// field with the wrong type is its rule's message. A body that is not UTF-8
+// is rejected whole (InvalidText, no Fields) rather than stored with U+FFFD
+// in place of its bad bytes.
 func Decode(body []byte, rules []Rule, extra ...string) (map[string]*string, *Error) {
+	if !utf8.Valid(body) {
+		return nil, invalidText()
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
 		return nil, &Error{Message: Rules.Errors.InvalidBody, Fields: map[string]string{}}
@@ -216,4 +236,49 @@ func firstMessage(e *Error, rules []Rule, unknown, typeErrs []string) string {
 		}
 	}
 	return e.Message
+}
+
+func invalidText() *Error {
+	return &Error{Message: Rules.Errors.InvalidText, Fields: map[string]string{}}
+}
+
+// FromURLEncoded turns an application/x-www-form-urlencoded body, a native
+// HTML form post, into the equivalent JSON object for Decode: each field a
+// string, an empty one null (an empty optional field is absent, as in the
+// JSON the site's script sends). It does not judge the fields: Decode does,
+// so the two kinds of body meet the same rules, and an unknown name is
+// reported there as in JSON. It rejects, with an *Error without Fields, what
+// a JSON object cannot say: a body that does not parse (a bad escape, a
+// semicolon), a name given more than once, and a name or value that is not
+// UTF-8 once percent-decoded.
+func FromURLEncoded(body []byte) ([]byte, *Error) {
+	vals, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil, unreadableForm()
+	}
+	for name, vs := range vals {
+		if !utf8.ValidString(name) || slices.ContainsFunc(vs, func(v string) bool { return !utf8.ValidString(v) }) {
+			return nil, invalidText()
+		}
+	}
+	obj := make(map[string]*string, len(vals))
+	for name, vs := range vals {
+		if len(vs) != 1 {
+			return nil, unreadableForm()
+		}
+		obj[name] = nil
+		if v := vs[0]; v != "" {
+			obj[name] = &v
+		}
+	}
+	b, err := json.Marshal(obj)
+	if err != nil { // cannot happen: strings and nulls, all UTF-8
+		return nil, unreadableForm()
+	}
+	return b, nil
+}
+
+// unreadableForm is a form body FromURLEncoded cannot turn into an object.
+func unreadableForm() *Error {
+	return &Error{Message: Rules.Problems[ProblemInvalid], Fields: map[string]string{}}
 }

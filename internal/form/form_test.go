@@ -2,7 +2,9 @@ package form_test
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -127,6 +129,10 @@ func TestDecode(t *testing.T) {
 		{"unknown field", `{` + ok + `,"subject":"x"}`, &form.Error{Message: m.UnknownField, Fields: map[string]string{"subject": m.UnknownField}}},
 		{"unknown field after a bad field: the field's message first", `{"zzz":1,"name":"","email":"ada@example.com","message":"Hi"}`, &form.Error{Message: nameMsg, Fields: map[string]string{"name": nameMsg, "zzz": m.UnknownField}}},
 		{"wrong type for the honeypot", `{` + ok + `,"website":true}`, &form.Error{Message: m.InvalidBody, Fields: map[string]string{"website": m.InvalidBody}}},
+		{"invalid UTF-8 in a value", "{\"name\":\"Ada \xff\",\"email\":\"ada@example.com\",\"message\":\"Hi\"}", &form.Error{Message: m.InvalidText, Fields: map[string]string{}}},
+		{"invalid UTF-8 in a key", "{" + ok + ",\"\xc0\xaf\":\"x\"}", &form.Error{Message: m.InvalidText, Fields: map[string]string{}}},
+		{"invalid UTF-8 outside the strings", "{" + ok + "}\xff", &form.Error{Message: m.InvalidText, Fields: map[string]string{}}},
+		{"a UTF-8 encoded surrogate", "{\"name\":\"\xed\xa0\x80\",\"email\":\"ada@example.com\",\"message\":\"Hi\"}", &form.Error{Message: m.InvalidText, Fields: map[string]string{}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,5 +144,123 @@ func TestDecode(t *testing.T) {
 				t.Errorf("Decode(%s) (-want +got):\n%s", tt.body, diff)
 			}
 		})
+	}
+}
+
+// TestFromURLEncoded: a native form post becomes the JSON object its fields
+// say, or an *Error without fields when it cannot be one.
+func TestFromURLEncoded(t *testing.T) {
+	invalid := &form.Error{Message: form.Rules.Problems[form.ProblemInvalid], Fields: map[string]string{}}
+	invalidText := &form.Error{Message: form.Rules.Errors.InvalidText, Fields: map[string]string{}}
+	tests := []struct {
+		name    string
+		body    string
+		want    map[string]any // the JSON object; nil when an error is wanted
+		wantErr *form.Error
+	}{
+		{"the contact form", "name=Ada+Lovelace&email=ada%40example.com&company=&phone=&message=Let%27s+build%0D%0Aan+MVP.&website=",
+			map[string]any{"name": "Ada Lovelace", "email": "ada@example.com", "company": nil, "phone": nil, "message": "Let's build\r\nan MVP.", "website": nil}, nil},
+		{"percent-encoded UTF-8", "name=Zo%C3%AB+%F0%9F%98%80", map[string]any{"name": "Zoë 😀"}, nil},
+		{"raw UTF-8", "name=Zoë", map[string]any{"name": "Zoë"}, nil},
+		{"a name without a value is empty", "company&name=Ada", map[string]any{"company": nil, "name": "Ada"}, nil},
+		{"an unknown name is kept for Decode to report", "admin=1", map[string]any{"admin": "1"}, nil},
+		{"NUL is kept for Normalize to drop", "name=A%00da", map[string]any{"name": "A\x00da"}, nil},
+		{"empty body", "", map[string]any{}, nil},
+		{"a field twice", "name=Ada&name=Bob", nil, invalid},
+		{"an empty field twice", "company=&company=", nil, invalid},
+		{"a bad escape", "name=%ZZ", nil, invalid},
+		{"a semicolon", "name=Ada;email=ada%40example.com", nil, invalid},
+		{"a percent-encoded byte that is not UTF-8", "name=Ada%FF", nil, invalidText},
+		{"a raw byte that is not UTF-8", "name=Ada\xff", nil, invalidText},
+		{"an overlong encoding", "name=%C0%AF", nil, invalidText},
+		{"an encoded surrogate", "name=%ED%A0%80", nil, invalidText},
+		{"a name that is not UTF-8", "na%FEme=Ada", nil, invalidText},
+		{"not UTF-8 wins over a repeated field", "name=Ada&name=Bob&email=%FF", nil, invalidText},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, fe := form.FromURLEncoded([]byte(tt.body))
+			if diff := cmp.Diff(tt.wantErr, fe); diff != "" {
+				t.Fatalf("error (-want +got):\n%s", diff)
+			}
+			if tt.want == nil {
+				if got != nil {
+					t.Errorf("got %s with an error", got)
+				}
+				return
+			}
+			var obj map[string]any
+			if err := json.Unmarshal(got, &obj); err != nil {
+				t.Fatalf("%s is not a JSON object: %v", got, err)
+			}
+			if diff := cmp.Diff(tt.want, obj); diff != "" {
+				t.Errorf("object (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFromURLEncodedDecodesLikeJSON: a form post and the JSON the site's
+// script sends for the same input meet the same rules with the same result.
+func TestFromURLEncodedDecodesLikeJSON(t *testing.T) {
+	tests := []struct{ name, form, json string }{
+		{"valid", "name=+Ada+&email=ada%40example.com&company=&phone=%2B1+415&message=Hi&website=",
+			`{"name":" Ada ","email":"ada@example.com","company":null,"phone":"+1 415","message":"Hi","website":null}`},
+		{"every required field missing", "", `{}`},
+		{"blank and too long", "name=+++&email=ada&message=" + strings.Repeat("x", 5001),
+			`{"name":"   ","email":"ada","message":"` + strings.Repeat("x", 5001) + `"}`},
+		{"unknown field", "name=Ada&email=ada%40example.com&message=Hi&admin=1",
+			`{"name":"Ada","email":"ada@example.com","message":"Hi","admin":"1"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body, fe := form.FromURLEncoded([]byte(tt.form))
+			if fe != nil {
+				t.Fatal(fe)
+			}
+			gotV, gotErr := form.Decode(body, form.Rules.Contact, form.Rules.Honeypot)
+			wantV, wantErr := form.Decode([]byte(tt.json), form.Rules.Contact, form.Rules.Honeypot)
+			if diff := cmp.Diff(wantErr, gotErr); diff != "" {
+				t.Errorf("error (-JSON +form):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantV, gotV); diff != "" {
+				t.Errorf("values (-JSON +form):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestProblems: the problems of rules.json, one page each at
+// /forms/problem/{reason}, show the messages the JSON answers carry for the
+// same failure, and their keys are safe in a path.
+func TestProblems(t *testing.T) {
+	e := form.Rules.Errors
+	want := map[string]string{
+		"signup-email": form.Rules.Signup.Email.Message,
+		"product":      form.Rules.Signup.ProductID.Message,
+		"too-large":    e.TooLarge,
+		"rate-limited": e.RateLimited,
+		"unavailable":  e.Unavailable,
+		"internal":     e.Internal,
+	}
+	for _, r := range form.Rules.Contact {
+		want[r.Field] = r.Message
+	}
+	got := maps.Clone(form.Rules.Problems)
+	if got[form.ProblemInvalid] == "" {
+		t.Errorf("problems.%s is missing", form.ProblemInvalid)
+	}
+	delete(got, form.ProblemInvalid)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	safe := regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
+	for k := range form.Rules.Problems {
+		if !safe.MatchString(k) {
+			t.Errorf("problem %q is not a lower-case path segment", k)
+		}
+	}
+	if e.InvalidText == "" || !strings.Contains(e.UnsupportedMediaType, "application/x-www-form-urlencoded") {
+		t.Errorf("errors = %+v", e)
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"math"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +26,11 @@ import (
 // The backend functions keep the wire contract of the hosted backend the
 // site was designed for (Supabase Edge Functions): POST a JSON body to
 // /functions/v1/<name>; a response whose JSON has "error" is a failure. The
-// official client's functions.invoke works unchanged against them.
+// official client's functions.invoke works unchanged against them. They
+// also take the site's forms posted natively by a browser without
+// JavaScript (application/x-www-form-urlencoded): the same fields, decoded
+// into the same JSON object and run through the same decoder, rate limit and
+// store, answered with 303 See Other to a page (see call).
 
 // MaxBodyBytes bounds a function's request body; a contact message at its
 // limits is far smaller.
@@ -87,62 +93,240 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, errorBody{Error: msg})
 }
 
-// invalid answers 400 with the fields; fields is always present, possibly {}.
-func invalid(w http.ResponseWriter, fe *form.Error) {
-	writeJSON(w, http.StatusBadRequest, struct {
+// The reasons a native form post fails for besides its fields (see
+// fieldProblem): each is a key of rules.json "problems", whose page the web
+// build prerenders at /forms/problem/{reason}.
+const (
+	problemInvalid     = form.ProblemInvalid // undecodable, unknown or repeated field, not UTF-8
+	problemTooLarge    = "too-large"
+	problemRateLimited = "rate-limited"
+	problemUnavailable = "unavailable" // the 503s
+	problemInternal    = "internal"    // the 500s
+)
+
+// fieldProblem is the reason a native form post fails for when field is bad.
+type fieldProblem struct{ field, reason string }
+
+// The fields of each function's body, in the order their problems are
+// reported (the rules' order): the first bad one is the post's reason.
+var (
+	contactProblems    = contactFieldProblems()
+	waitlistProblems   = []fieldProblem{{form.Rules.Signup.Email.Field, "signup-email"}, {form.Rules.Signup.ProductID.Field, "product"}}
+	newsletterProblems = waitlistProblems[:1]
+)
+
+// contactFieldProblems names each contact field's problem after the field.
+func contactFieldProblems() []fieldProblem {
+	var out []fieldProblem
+	for _, r := range form.Rules.Contact {
+		out = append(out, fieldProblem{r.Field, r.Field})
+	}
+	return out
+}
+
+// problemReasons are every reason a native form post can be redirected for.
+// Each must be a key of rules.json "problems" (the web build makes a page
+// only for those): the server does not start otherwise.
+var problemReasons = mustProblems()
+
+func mustProblems() []string {
+	reasons := []string{problemInvalid, problemTooLarge, problemRateLimited, problemUnavailable, problemInternal}
+	for _, fps := range [][]fieldProblem{contactProblems, waitlistProblems, newsletterProblems} {
+		for _, fp := range fps {
+			if !slices.Contains(reasons, fp.reason) {
+				reasons = append(reasons, fp.reason)
+			}
+		}
+	}
+	for _, r := range reasons {
+		if _, ok := form.Rules.Problems[r]; !ok {
+			panic(fmt.Sprintf("server: reason %q is not a key of problems in internal/form/rules.json", r))
+		}
+	}
+	return reasons
+}
+
+// problemPath is the page a native form post that failed for reason is
+// redirected to. It holds only the reason, never a submitted value.
+func problemPath(reason string) string {
+	if !slices.Contains(problemReasons, reason) { // a programming error; mustProblems vouches for the rest
+		reason = problemInternal
+	}
+	return "/forms/problem/" + reason
+}
+
+// A call is one request to a function and how it is answered: a script
+// (fetch, functions.invoke) posts JSON and reads JSON; a native HTML form
+// post (application/x-www-form-urlencoded, the site's forms with JavaScript
+// off) is answered as a browser expects, with 303 See Other to a page of the
+// site: the function's success page or the problem page of the reason.
+type call struct {
+	w        http.ResponseWriter
+	native   bool
+	problems []fieldProblem
+}
+
+// redirect answers a native form post with 303 to location, a path of this
+// site.
+func (c *call) redirect(location string) {
+	h := c.w.Header()
+	h.Set("Location", location)
+	h.Set("Cache-Control", "no-store")
+	c.w.WriteHeader(http.StatusSeeOther)
+}
+
+// succeed answers success: v as JSON, or a redirect to location.
+func (c *call) succeed(v any, location string) {
+	if c.native {
+		c.redirect(location)
+		return
+	}
+	writeJSON(c.w, http.StatusOK, v)
+}
+
+// fail answers a failure: status with msg as JSON, or a redirect to the
+// problem page of reason.
+func (c *call) fail(status int, msg, reason string) {
+	if c.native {
+		c.redirect(problemPath(reason))
+		return
+	}
+	writeError(c.w, status, msg)
+}
+
+// invalid answers bad input: 400 with the fields (always present, possibly
+// {}), or a redirect to the problem page of the first bad field.
+func (c *call) invalid(fe *form.Error) {
+	if c.native {
+		c.redirect(problemPath(c.reasonOf(fe)))
+		return
+	}
+	writeJSON(c.w, http.StatusBadRequest, struct {
 		Error  string            `json:"error"`
 		Fields map[string]string `json:"fields"`
 	}{fe.Message, fe.Fields})
 }
 
-// readBody checks the content type and size of a function's request and
-// returns its body, or answers 415/413/400 and returns false.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if !isJSON(r.Header.Get("Content-Type")) {
+// reasonOf is the reason a native form post failed for: invalid when the
+// form itself is wrong (no fields named: undecodable, not UTF-8; or a name
+// that is not one of the function's fields: an unknown one), else the
+// first bad field's.
+func (c *call) reasonOf(fe *form.Error) string {
+	for name := range fe.Fields {
+		if !slices.ContainsFunc(c.problems, func(fp fieldProblem) bool { return fp.field == name }) {
+			return problemInvalid
+		}
+	}
+	for _, fp := range c.problems {
+		if _, bad := fe.Fields[fp.field]; bad {
+			return fp.reason
+		}
+	}
+	return problemInvalid
+}
+
+// begin checks the content type, origin and size of a function's request
+// and returns how to answer it and its body as the JSON object the
+// function's decoder reads (a form post is turned into one). Otherwise it
+// answers (415, 403, 413, 400 or their redirects) and returns false.
+func (f *functions) begin(w http.ResponseWriter, r *http.Request, problems []fieldProblem) (*call, []byte, bool) {
+	c := &call{w: w, problems: problems}
+	switch mediaType(r.Header.Get("Content-Type")) {
+	case "application/json":
+	case "application/x-www-form-urlencoded":
+		c.native = true
+		if !f.formOriginAllowed(r) {
+			w.Header().Set("Cache-Control", "no-store")
+			http.Error(w, "Cross-site form submissions are not allowed", http.StatusForbidden)
+			return nil, nil, false
+		}
+	default:
 		writeError(w, http.StatusUnsupportedMediaType, form.Rules.Errors.UnsupportedMediaType)
-		return nil, false
+		return nil, nil, false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeError(w, http.StatusRequestEntityTooLarge, form.Rules.Errors.TooLarge)
-			return nil, false
+			c.fail(http.StatusRequestEntityTooLarge, form.Rules.Errors.TooLarge, problemTooLarge)
+			return nil, nil, false
 		}
-		invalid(w, &form.Error{Message: form.Rules.Errors.InvalidBody, Fields: map[string]string{}})
-		return nil, false
+		c.invalid(&form.Error{Message: form.Rules.Errors.InvalidBody, Fields: map[string]string{}})
+		return nil, nil, false
 	}
-	return body, true
+	if c.native {
+		var fe *form.Error
+		if body, fe = form.FromURLEncoded(body); fe != nil {
+			c.invalid(fe)
+			return nil, nil, false
+		}
+	}
+	return c, body, true
 }
 
-// isJSON accepts application/json with any parameters (charset=utf-8).
-func isJSON(contentType string) bool {
+// mediaType is the media type of a Content-Type, without its parameters
+// (charset=utf-8), in lower case.
+func mediaType(contentType string) string {
 	mt, _, _ := strings.Cut(contentType, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// formOriginAllowed guards the native form posts: a browser lets any site
+// post a form to any other, so a post whose Origin is present and is neither
+// this request's own origin nor one of --allowed-origins is refused (JSON
+// calls keep CORS: another site's script cannot send JSON without a
+// preflight). A post without Origin passes: browsers send Origin with every
+// form POST, so it comes from an older browser or a program, not from a
+// page of another site.
+func (f *functions) formOriginAllowed(r *http.Request) bool {
+	origins := r.Header.Values("Origin")
+	switch len(origins) {
+	case 0:
+		return true
+	case 1:
+		return strings.EqualFold(origins[0], f.ownOrigin(r)) || f.originAllowed(origins[0])
+	}
+	return false
+}
+
+// ownOrigin is the origin the request was made to, scheme://host: https on
+// a TLS connection, or when a trusted proxy (--trusted-proxies), which ended
+// TLS itself, says so in X-Forwarded-Proto.
+func (f *functions) ownOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	} else if isTrusted(parseAddr(r.RemoteAddr), f.cfg.TrustedProxies) {
+		proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+		if strings.EqualFold(strings.TrimSpace(proto), "https") {
+			scheme = "https"
+		}
+	}
+	return scheme + "://" + r.Host
 }
 
 // allow takes one submission of the client from the function's allowance, or
-// answers 429 with Retry-After and returns false.
-func (f *functions) allow(w http.ResponseWriter, r *http.Request, name string) bool {
+// answers 429 (or its redirect) with Retry-After and returns false.
+func (f *functions) allow(c *call, r *http.Request, name string) bool {
 	ok, retry := f.limits[name].Allow(clientIP(r, f.cfg.TrustedProxies).String())
 	if ok {
 		return true
 	}
-	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
-	writeError(w, http.StatusTooManyRequests, form.Rules.Errors.RateLimited)
+	c.w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
+	c.fail(http.StatusTooManyRequests, form.Rules.Errors.RateLimited, problemRateLimited)
 	return false
 }
 
 // storeFailed answers a failed write: 503 when the store is unreachable (the
 // visitor may try again), else 500; both logged with the operation's error.
-func (f *functions) storeFailed(w http.ResponseWriter, r *http.Request, err error) {
+func (f *functions) storeFailed(c *call, r *http.Request, err error) {
 	if errors.Is(err, store.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
 		f.logger.Error("store unavailable", "path", r.URL.Path, "err", err)
-		writeError(w, http.StatusServiceUnavailable, form.Rules.Errors.Unavailable)
+		c.fail(http.StatusServiceUnavailable, form.Rules.Errors.Unavailable, problemUnavailable)
 		return
 	}
 	f.logger.Error("function failed", "path", r.URL.Path, "err", err)
-	writeError(w, http.StatusInternalServerError, form.Rules.Errors.Internal)
+	c.fail(http.StatusInternalServerError, form.Rules.Errors.Internal, problemInternal)
 }
 
 // contactAccepted is the 200 answer of submit-contact.
@@ -152,35 +336,36 @@ type contactAccepted struct {
 }
 
 // handleContactSubmit handles POST /functions/v1/submit-contact: a contact
-// message from the contact page. It answers 200 {"id", "received_at"} only
-// once the message is committed; a submission that filled the honeypot gets
-// the same answer and is kept as spam.
+// message from the contact page. It answers 200 {"id", "received_at"} (a
+// form post: 303 to /contact/sent) only once the message is committed; a
+// submission that filled the honeypot gets the same answer and is kept as
+// spam.
 func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) {
-	body, ok := readBody(w, r)
+	c, body, ok := f.begin(w, r, contactProblems)
 	if !ok {
 		return
 	}
 	sub, err := contact.Decode(body)
 	if err != nil {
-		invalid(w, err.(*form.Error))
+		c.invalid(err.(*form.Error))
 		return
 	}
-	if !f.allow(w, r, "submit-contact") {
+	if !f.allow(c, r, "submit-contact") {
 		return
 	}
 	if f.contact == nil {
-		f.storeFailed(w, r, store.ErrUnavailable)
+		f.storeFailed(c, r, store.ErrUnavailable)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
 	m, err := f.contact.Submit(ctx, sub)
 	if err != nil {
-		f.storeFailed(w, r, err)
+		f.storeFailed(c, r, err)
 		return
 	}
 	f.logger.Info("contact message stored", "id", m.ID, "spam", m.Spam)
-	writeJSON(w, http.StatusOK, contactAccepted{ID: m.ID, ReceivedAt: m.ReceivedAt})
+	c.succeed(contactAccepted{ID: m.ID, ReceivedAt: m.ReceivedAt}, "/contact/sent")
 }
 
 // signedUp is the 200 answer of the sign-ups, new or repeated alike (so the
@@ -191,47 +376,54 @@ type signedUp struct {
 
 // handleWaitlistJoin handles POST /functions/v1/join-waitlist:
 // {"email", "productId"} for a coming-soon product. Joining twice keeps one
-// entry and answers 200 again.
+// entry and answers 200 again. A form post is sent on to
+// /products/{productId}/joined: the decoder admits only the known products'
+// ids, so the path holds no visitor's text.
 func (f *functions) handleWaitlistJoin(w http.ResponseWriter, r *http.Request) {
-	handleSignup(f, w, r, "join-waitlist", signup.DecodeWaitlist, func(ctx context.Context, e signup.WaitlistEntry) error {
+	handleSignup(f, w, r, "join-waitlist", waitlistProblems, signup.DecodeWaitlist, func(ctx context.Context, e signup.WaitlistEntry) error {
 		return f.signup.JoinWaitlist(ctx, e)
+	}, func(e signup.WaitlistEntry) string {
+		return "/products/" + url.PathEscape(e.ProductID) + "/joined"
 	})
 }
 
 // handleNewsletterSubscribe handles POST /functions/v1/subscribe-newsletter:
-// {"email"}. Subscribing twice keeps one entry and answers 200 again.
+// {"email"}. Subscribing twice keeps one entry and answers 200 again. A form
+// post is sent on to /resources/subscribed.
 func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Request) {
-	handleSignup(f, w, r, "subscribe-newsletter", signup.DecodeNewsletter, func(ctx context.Context, s signup.Subscriber) error {
+	handleSignup(f, w, r, "subscribe-newsletter", newsletterProblems, signup.DecodeNewsletter, func(ctx context.Context, s signup.Subscriber) error {
 		return f.signup.Subscribe(ctx, s)
-	})
+	}, func(signup.Subscriber) string { return "/resources/subscribed" })
 }
 
 // handleSignup runs the steps the sign-up functions share: read and decode
-// the body, apply the rate limit, store, answer 200.
-func handleSignup[T any](f *functions, w http.ResponseWriter, r *http.Request, name string, decode func([]byte) (T, error), save func(context.Context, T) error) {
-	body, ok := readBody(w, r)
+// the body, apply the rate limit, store, answer 200 (or redirect to the
+// success page at location).
+func handleSignup[T any](f *functions, w http.ResponseWriter, r *http.Request, name string, problems []fieldProblem,
+	decode func([]byte) (T, error), save func(context.Context, T) error, location func(T) string) {
+	c, body, ok := f.begin(w, r, problems)
 	if !ok {
 		return
 	}
 	v, err := decode(body)
 	if err != nil {
-		invalid(w, err.(*form.Error))
+		c.invalid(err.(*form.Error))
 		return
 	}
-	if !f.allow(w, r, name) {
+	if !f.allow(c, r, name) {
 		return
 	}
 	if f.signup == nil {
-		f.storeFailed(w, r, store.ErrUnavailable)
+		f.storeFailed(c, r, store.ErrUnavailable)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
 	if err := save(ctx, v); err != nil {
-		f.storeFailed(w, r, err)
+		f.storeFailed(c, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, signedUp{OK: true})
+	c.succeed(signedUp{OK: true}, location(v))
 }
 
 // handleFunctionOther handles any other method on /functions/v1/{name}:
