@@ -210,6 +210,6 @@ declare module 'astro:content' {
 		LiveContentConfig['collections'][C]['loader']
 	>;
 
-	export type ContentConfig = typeof import("../app/content.config.mjs");
+	export type ContentConfig = typeof import("../app/content.config.js");
 	export type LiveContentConfig = never;
 }

@@ -4,7 +4,7 @@ import { Toaster, dismissToast, useToasts } from "~/components/ui/toast";
 import { WaitlistForm } from "./waitlist-form";
 import { joinWaitlist } from "~/lib/signup";
 
-vi.mock("~/lib/signup", () => ({ joinWaitlist: vi.fn() }));
+vi.mock("~/lib/signup", async (importOriginal) => ({ ...(await importOriginal<typeof import("~/lib/signup")>()), joinWaitlist: vi.fn() }));
 const join = vi.mocked(joinWaitlist);
 
 function deferred() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MetaDescriptor } from "react-router";
+import type { MetaDescriptor } from "./meta";
 import { breadcrumbs, pageMeta } from "./meta";
 import { article, faqPage, jsonLdText, product } from "./structured-data";
 import { siteUrl } from "~/content/site";

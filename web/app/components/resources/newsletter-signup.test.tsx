@@ -4,7 +4,7 @@ import { NewsletterSignup } from "./newsletter-signup";
 import { Toaster, dismissToast, useToasts } from "~/components/ui/toast";
 import { subscribeNewsletter } from "~/lib/signup";
 
-vi.mock("~/lib/signup", () => ({ subscribeNewsletter: vi.fn() }));
+vi.mock("~/lib/signup", async (importOriginal) => ({ ...(await importOriginal<typeof import("~/lib/signup")>()), subscribeNewsletter: vi.fn() }));
 const subscribe = vi.mocked(subscribeNewsletter);
 
 function ClearToasts() {

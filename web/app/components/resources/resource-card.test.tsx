@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router";
 import { ResourceCard, ResourceGrid, resourceFallback } from "./resource-card";
 import { findResource, resources } from "~/content/resources";
 import { resourceFallbackIndex, resourceFallbacks } from "~/lib/image-fallback";
@@ -20,9 +19,7 @@ describe("ResourceCard", () => {
   const renderCard = (slug: string) => {
     const resource = findResource(slug)!;
     render(
-      <MemoryRouter>
-        <ResourceCard resource={resource} />
-      </MemoryRouter>,
+        <ResourceCard resource={resource} />,
     );
     return { resource, card: screen.getByRole("article") };
   };
@@ -58,9 +55,7 @@ describe("ResourceCard", () => {
 describe("ResourceGrid", () => {
   const loading = (firstInView: boolean) => {
     const { container, unmount } = render(
-      <MemoryRouter>
-        <ResourceGrid resources={resources.slice(0, 3)} firstInView={firstInView} />
-      </MemoryRouter>,
+        <ResourceGrid resources={resources.slice(0, 3)} firstInView={firstInView} />,
     );
     const imgs = [...container.querySelectorAll("img")].map((img) => `${img.getAttribute("loading")}/${img.getAttribute("fetchpriority") ?? "auto"}`);
     unmount();

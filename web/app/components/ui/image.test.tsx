@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { Image } from "./image";
-import { LAST_RESORT, imageFallbackScript } from "~/lib/image-fallback";
+import { LAST_RESORT } from "~/lib/image-fallback";
 
-// The page's inline script, installed once on this jsdom document.
-new Function(imageFallbackScript)();
+// The swaps are made by the page's imageFallbackScript, which vitest.setup.ts installs as every page does.
 
 describe("Image", () => {
   it("always sets width and height, and is lazy unless it has priority", () => {
