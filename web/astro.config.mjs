@@ -35,5 +35,7 @@ export default defineConfig({
       fs: { allow: [".", "../internal/form", "../internal/signup"] },
     },
   },
+  // make dev: Astro with hot reload on :5173.
+  server: { port: 5173 },
   devToolbar: { enabled: false },
 });

@@ -105,8 +105,11 @@ func (s *Site) addSitemap(origin string) error {
 		NS      string   `xml:"xmlns,attr"`
 		URLs    []entry  `xml:"url"`
 	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
+	// Pages that ask not to be indexed (a form's confirmation or problem page) are left out.
 	for _, p := range s.Pages() {
-		doc.URLs = append(doc.URLs, entry{Loc: origin + p})
+		if !s.pages[p].noindex {
+			doc.URLs = append(doc.URLs, entry{Loc: origin + p})
+		}
 	}
 	body, err := xml.MarshalIndent(doc, "", "  ")
 	if err != nil {

@@ -4,6 +4,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -37,6 +38,7 @@ type file struct {
 	contentType  string
 	cacheControl string
 	csp          string // pages only: the policy with their inline-script hashes
+	noindex      bool   // pages only: the page asks search engines not to index it
 	download     bool
 
 	// The three representations, with their headers prepared by prepare.
@@ -121,6 +123,7 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			f.csp = Policy(hashes...)
+			f.noindex = bytes.Contains(f.identity, []byte(`<meta name="robots" content="noindex"`))
 			s.pages[urlPath] = f
 			return nil
 		}

@@ -34,6 +34,7 @@ func testFS() fstest.MapFS {
 		"studio/index.html":          page("Studio"),
 		"products/aurion/index.html": page("AURION"),
 		"products/404/index.html":    page("Product Not Found"),
+		"contact/sent/index.html":    {Data: []byte(`<!DOCTYPE html><html><head><meta name="robots" content="noindex"></head><body>Message Received!</body></html>`)},
 		"404/index.html":             page("Page Not Found"),
 		"assets/app-1a2b3c.js":       {Data: []byte("console.log(1)")},
 		"assets/app-1a2b3c.js.gz":    {Data: []byte("gz-js")},
@@ -263,7 +264,7 @@ func TestPageCSPAllowsItsInlineScriptsOnly(t *testing.T) {
 
 func TestPages(t *testing.T) {
 	got := newSite(t).Pages()
-	want := []string{"/", "/products/aurion", "/studio"}
+	want := []string{"/", "/contact/sent", "/products/aurion", "/studio"}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("Pages() mismatch (-want +got):\n%s", diff)
 	}
@@ -289,6 +290,7 @@ func TestSitemapAndRobots(t *testing.T) {
 	if err := xml.Unmarshal(sm.Body.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
+	// /contact/sent asks not to be indexed: it is served but not listed.
 	want := []string{site.BuildOrigin + "/", site.BuildOrigin + "/products/aurion", site.BuildOrigin + "/studio"}
 	if diff := gocmp.Diff(want, doc.URLs); diff != "" {
 		t.Errorf("sitemap URLs (-want +got):\n%s", diff)

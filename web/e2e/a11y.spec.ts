@@ -1,11 +1,12 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect, hydrated } from "./fixtures";
-import { prerenderPaths } from "../app/content/site-map";
+import { formOutcomePaths, prerenderPaths } from "../app/content/site-map";
 
 /** Every prerendered page (the not-found pages through real unknown paths). */
 const paths = prerenderPaths()
   .filter((p) => !/\.\w+$/.test(p)) // pages only, not feeds
-  .map((p) => (p.endsWith("/404") ? p.replace(/404$/, "no-such-page") : p));
+  .map((p) => (p.endsWith("/404") ? p.replace(/404$/, "no-such-page") : p))
+  .concat(formOutcomePaths().filter((p) => !p.startsWith("/forms/problem/") || p.endsWith("/name"))); // one problem page stands for all
 
 const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 

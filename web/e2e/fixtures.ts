@@ -1,7 +1,14 @@
 import { test as base, expect, type Page } from "@playwright/test";
 
-/** hydrated waits until React has hydrated the page (the theme toggle renders only then). */
+/**
+ * hydrated waits until the page's islands have hydrated: Astro removes the
+ * ssr attribute of an <astro-island> once its React root is running. (The
+ * mobile menu, client:media, hydrates only under 768 px, and is not waited
+ * for on wider screens.)
+ */
 export async function hydrated(page: Page): Promise<void> {
+  // requestIdleCallback (client:idle) waits for an idle moment, which a loaded test machine may not have soon.
+  await expect(page.locator('astro-island[ssr]:not([client="media"])')).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByTestId("theme-toggle-slot").getByRole("button")).toBeVisible();
 }
 

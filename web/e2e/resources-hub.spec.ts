@@ -169,7 +169,7 @@ test.describe("resources hub", () => {
       () => sort(page).selectOption("oldest"),
       async () => {
         await search(page).fill("growth");
-        await page.clock.runFor(310); // the debounce
+        await page.clock.runFor(300); // the debounce
       },
     ];
     for (const act of change) {

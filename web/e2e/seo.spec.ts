@@ -23,7 +23,7 @@ test.describe("search engines and sharing", () => {
       expect(html).toMatch(/^<!DOCTYPE html><html lang="en"/);
       expect(html).toMatch(/<title>[^<]{5,}<\/title>/);
       expect(meta("name", "description")?.length).toBeGreaterThan(20);
-      expect(html).toContain(`<link rel="canonical" href="${siteUrl}${path === "/" ? "/" : path}"/>`);
+      expect(html).toContain(`<link rel="canonical" href="${siteUrl}${path === "/" ? "/" : path}">`);
       expect(meta("property", "og:url")).toBe(`${siteUrl}${path === "/" ? "/" : path}`);
       for (const p of ["og:title", "og:description", "og:image", "og:type"]) expect(meta("property", p), p).toBeTruthy();
       for (const n of ["twitter:card", "twitter:title", "twitter:description", "twitter:image"]) expect(meta("name", n), n).toBeTruthy();

@@ -4,6 +4,8 @@
  * the Go server answers with status 404 (see internal/site).
  */
 import { products } from "./products";
+import { formOutcome, formProblems } from "./forms";
+import { contactForm } from "./contact";
 import { feed, resources } from "./resources";
 
 export const routeTable = [
@@ -44,4 +46,17 @@ export const generatedFiles = [feed.path] as const;
 
 export function prerenderPaths(): string[] {
   return [...routeTable, ...productPaths(), ...resourcePaths(), ...notFoundPaths, ...generatedFiles];
+}
+
+/**
+ * The pages a form posted without JavaScript lands on (not indexed, not in
+ * the sitemap): the confirmations and one page per problem.
+ */
+export function formOutcomePaths(): string[] {
+  return [
+    contactForm.success.path,
+    ...products.filter((p) => p.status === "coming-soon").map((p) => formOutcome.joinedPath(p.id)),
+    formOutcome.subscribedPath,
+    ...Object.keys(formProblems).map((reason) => `/forms/problem/${reason}`),
+  ];
 }
