@@ -83,4 +83,4 @@ audit: deps-test build bench/audit/node_modules/.package-lock.json
 	node bench/audit/audit.mjs
 
 clean:
-	rm -rf bin $(WEB)/build $(WEB)/.react-router
+	rm -rf bin $(WEB)/build $(WEB)/.astro
