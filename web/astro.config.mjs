@@ -13,8 +13,9 @@ export default defineConfig({
   outDir: "./build/client",
   output: "static",
   trailingSlash: "never",
-  // Links are prefetched when the pointer rests on them or they get focus, so a click loads at once.
-  prefetch: { prefetchAll: true, defaultStrategy: "hover" },
+  // Links are prefetched by the browser's speculation rules (layouts/Layout.astro), which cost no
+  // script; Astro's prefetch module would be one more script in every page's head.
+  prefetch: false,
   integrations: [react()],
   build: {
     format: "directory",

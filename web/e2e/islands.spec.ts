@@ -323,3 +323,18 @@ test("aria-current is in the HTML as served", async ({ request }) => {
   // Only the current page's link carries it.
   expect(links.filter((a) => /\baria-current=/.test(a))).toEqual(studio);
 });
+
+test("a page is prefetched when a link to it is hovered, and the click is served from that prefetch", async ({ page }) => {
+  const prefetches: string[] = [];
+  page.on("request", (r) => {
+    if (r.headers()["sec-purpose"]?.startsWith("prefetch")) prefetches.push(new URL(r.url()).pathname);
+  });
+  await page.goto("/");
+  const about = page.getByRole("navigation", { name: headerLabels.mainNav }).getByRole("link", { name: "About" });
+  await about.hover();
+  await expect.poll(() => prefetches).toContain("/about");
+  await about.click();
+  await expect(page).toHaveURL(/\/about$/);
+  // The navigation used the prefetched response (Chromium reports it in the navigation timing).
+  expect(await page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).deliveryType)).toBe("navigational-prefetch");
+});
