@@ -1,9 +1,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Menu, X } from "lucide-react";
-import { getStarted, headerLabels, mainNav } from "~/content/site";
+import { getStarted, headerLabels } from "~/content/site";
 import { buttonClass } from "~/components/ui/button";
-import { isCurrent, navLinkClass } from "~/components/site-header";
-import { cn } from "~/lib/cn";
+import { MainNavItems } from "~/components/site-header";
 
 /**
  * MobileMenu is the header's menu under 768 px (an island): a button that
@@ -48,16 +47,7 @@ export function MobileMenu({ pathname }: { pathname: string }) {
       >
         <nav aria-label={headerLabels.mainNav} className="mx-auto max-w-6xl px-4 py-3">
           <ul className="flex flex-col gap-1">
-            {mainNav.map((item) => {
-              const current = isCurrent(item.href, pathname);
-              return (
-                <li key={item.href}>
-                  <a href={item.href} aria-current={current ? "page" : undefined} className={cn(navLinkClass(current), "block text-base")}>
-                    {item.label}
-                  </a>
-                </li>
-              );
-            })}
+            <MainNavItems pathname={pathname} linkClass="block text-base" />
           </ul>
           <a href={getStarted.href} className={buttonClass("primary", "md", "mt-3 w-full")}>
             {getStarted.label}

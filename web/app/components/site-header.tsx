@@ -17,6 +17,20 @@ export const navLinkClass = (current: boolean) =>
 /** isCurrent: the link whose route equals the current path is highlighted (specification, shared layout). */
 export const isCurrent = (href: string, pathname: string) => href === (pathname.replace(/\/$/, "") || "/");
 
+/** MainNavItems are the main navigation's list items; the current page's link has aria-current="page". */
+export function MainNavItems({ pathname, linkClass }: { pathname: string; linkClass?: string }) {
+  return mainNav.map((item) => {
+    const current = isCurrent(item.href, pathname);
+    return (
+      <li key={item.href}>
+        <a href={item.href} aria-current={current ? "page" : undefined} className={cn(navLinkClass(current), linkClass)}>
+          {item.label}
+        </a>
+      </li>
+    );
+  });
+}
+
 /**
  * SiteHeader: logo, main navigation, search, theme toggle, Get Started; under
  * 768 px a section switch and a menu. It is static HTML: the theme toggle and
@@ -42,16 +56,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
 
         <nav aria-label={headerLabels.mainNav} className="hidden md:block">
           <ul className="flex items-center gap-1">
-            {mainNav.map((item) => {
-              const current = isCurrent(item.href, pathname);
-              return (
-                <li key={item.href}>
-                  <a href={item.href} aria-current={current ? "page" : undefined} className={navLinkClass(current)}>
-                    {item.label}
-                  </a>
-                </li>
-              );
-            })}
+            <MainNavItems pathname={pathname} />
           </ul>
         </nav>
 
