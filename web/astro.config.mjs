@@ -5,6 +5,18 @@ import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 
+/** client:interaction (app/islands/interaction-directive.ts): hydrate when the visitor is about to use the island. */
+function interactionDirective() {
+  return {
+    name: "interaction-directive",
+    hooks: {
+      "astro:config:setup": ({ addClientDirective }) => {
+        addClientDirective({ name: "interaction", entrypoint: new URL("./app/islands/interaction-directive.ts", import.meta.url).pathname });
+      },
+    },
+  };
+}
+
 const backend = process.env.STUDIO_BACKEND ?? "http://localhost:8080";
 
 export default defineConfig({
@@ -16,7 +28,7 @@ export default defineConfig({
   // Links are prefetched by the browser's speculation rules (layouts/Layout.astro), which cost no
   // script; Astro's prefetch module would be one more script in every page's head.
   prefetch: false,
-  integrations: [react()],
+  integrations: [react(), interactionDirective()],
   build: {
     format: "directory",
     assets: "assets",

@@ -1,15 +1,19 @@
 import { test as base, expect, type Page } from "@playwright/test";
 
 /**
- * hydrated waits until the page's islands have hydrated: Astro removes the
- * ssr attribute of an <astro-island> once its React root is running. (The
- * mobile menu, client:media, hydrates only under 768 px, and is not waited
- * for on wider screens.)
+ * hydrated brings every island of the page that hydrates on first use
+ * (client:interaction) to life, as a visitor's first touch of each would, and
+ * waits until they all run: Astro removes the ssr attribute of an
+ * <astro-island> once its React root is running. For tests about what an
+ * island does, not about its first moments (islands.spec.ts covers those).
+ * The footer's islands (client:visible) hydrate when scrolled to.
  */
 export async function hydrated(page: Page): Promise<void> {
-  // requestIdleCallback (client:idle) waits for an idle moment, which a loaded test machine may not have soon.
-  await expect(page.locator('astro-island[ssr]:not([client="media"])')).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByTestId("theme-toggle-slot").getByRole("button")).toBeVisible();
+  await page.locator('astro-island[ssr][client="interaction"]').evaluateAll((islands) => {
+    for (const island of islands) island.dispatchEvent(new FocusEvent("focusin"));
+  });
+  await expect(page.locator('astro-island[ssr][client="interaction"]')).toHaveCount(0, { timeout: 15_000 });
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * What the move to Astro islands must keep: forms that work without
  * JavaScript, input made before the islands have loaded (search openings,
- * typed text, submissions), the cross-document page fade, pages of static
- * content that ship only the layout's islands, and server-rendered
+ * typed text, submissions, clicks on an island's buttons), the
+ * cross-document page fade, pages of static content that ship only the
+ * layout's islands and load none of them until used, and server-rendered
  * aria-current.
  */
 import { execFileSync } from "node:child_process";
@@ -70,12 +71,6 @@ async function holdModules(page: Page) {
 /** The islands every page carries (Layout.astro), and only those on pages of static content. */
 const layoutIslands = ["ThemeToggle", "MobileMenu", "CopyrightYear", "ThemeChoicePicker", "CookieBanner", "Toaster", "SiteSearch"];
 
-/** allHydrated waits until every island that hydrates at this viewport has (MobileMenu is client:media, for small screens). */
-async function allHydrated(page: Page) {
-  await expect(page.locator("astro-island")).not.toHaveCount(0);
-  await expect(page.locator('astro-island[ssr]:not([component-export="MobileMenu"])')).toHaveCount(0, { timeout: hydrationTimeout });
-}
-
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -108,6 +103,8 @@ test.describe("without JavaScript", () => {
   test("the newsletter form posts natively: /resources/subscribed, and the address is stored", async ({ page }) => {
     const address = uniqueAddress("nojs-news");
     await page.goto("/resources");
+    // A choice could not be kept without JavaScript: the cookie banner does not ask.
+    await expect(page.locator("[data-cookie-banner]")).toBeHidden();
     const form = page.getByRole("region", { name: "Get new resources in your inbox" });
     await form.getByRole("textbox", { name: "Email address" }).fill(address);
     await form.getByRole("button", { name: "Subscribe" }).click();
@@ -142,8 +139,8 @@ test.describe("input before the modules have loaded", () => {
   test("search button, then typing: the dialog opens with the text and the first result selected", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/", { waitUntil: "commit" });
-    await modules.waitFor("site-search"); // the search island is waiting for its module
     await searchButton(page).click();
+    await modules.waitFor("site-search"); // the opening woke the search island, which waits for its module
     await page.keyboard.type("aurion");
     await expect(dialog(page)).toHaveCount(0);
 
@@ -162,9 +159,9 @@ test.describe("input before the modules have loaded", () => {
   test("Ctrl+K, then typing: the dialog opens with the text", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/", { waitUntil: "commit" });
-    await modules.waitFor("site-search");
     await expect(searchButton(page)).toBeVisible(); // the page is there to type into
     await page.keyboard.press("Control+k");
+    await modules.waitFor("site-search");
     await page.keyboard.type("aurion");
     await expect(dialog(page)).toHaveCount(0);
 
@@ -179,8 +176,8 @@ test.describe("input before the modules have loaded", () => {
     expect(first).toBeDefined();
     const modules = await holdModules(page);
     await page.goto("/", { waitUntil: "commit" });
-    await modules.waitFor("site-search");
     await searchButton(page).click();
+    await modules.waitFor("site-search");
     await page.keyboard.type("aurion");
     await page.keyboard.press("Enter");
     await expect(dialog(page)).toHaveCount(0);
@@ -196,8 +193,8 @@ test.describe("input before the modules have loaded", () => {
     const marker = `e2e held ${uniqueTag("contact")}`;
     const modules = await holdModules(page);
     await page.goto("/contact", { waitUntil: "commit" });
-    await modules.waitFor("contact-form"); // the form's island is waiting for its module
     await field(page, "Name").fill("Ada Held");
+    await modules.waitFor("contact-form"); // focus in the form woke its island, which waits for its module
     await field(page, "Email").fill("held@example.com");
     await field(page, "Message").fill(marker);
     await sendButton(page).click();
@@ -214,8 +211,8 @@ test.describe("input before the modules have loaded", () => {
     const marker = `e2e typed early ${uniqueTag("contact")}`;
     const modules = await holdModules(page);
     await page.goto("/contact", { waitUntil: "commit" });
-    await modules.waitFor("contact-form");
     await field(page, "Name").pressSequentially("Early Bird");
+    await modules.waitFor("contact-form");
     await field(page, "Email").pressSequentially("early@example.com");
     await field(page, "Message").pressSequentially(marker);
     await expect(island(page, "ContactPanel")).toHaveAttribute("ssr", "");
@@ -291,22 +288,90 @@ test.describe("the page fade, with reduced motion", () => {
 
 test.describe("pages of static content ship no JavaScript of their own", () => {
   for (const path of ["/about", "/legal/terms"]) {
-    test(`${path}: only the layout's islands, and no search dialog until the search is opened`, async ({ page }) => {
-      const requested: string[] = [];
-      page.on("request", (r) => requested.push(r.url()));
-      await page.goto(path);
-      await allHydrated(page);
+    test(`${path}: only the layout's islands, no module loads until one is used, and no search dialog until the search is opened`, async ({ page }) => {
+      const modules: string[] = [];
+      page.on("request", (r) => {
+        if (r.resourceType() === "script") modules.push(new URL(r.url()).pathname);
+      });
+      await page.goto(path, { waitUntil: "networkidle" });
 
       const islands = await page.locator("astro-island").evaluateAll((els) => els.map((e) => e.getAttribute("component-export") ?? ""));
       expect([...islands].sort()).toEqual([...layoutIslands].sort());
-      // Everything that runs has loaded (SiteSearch included): the dialog's module is still not asked for.
-      expect(requested.filter((u) => u.includes("search-dialog"))).toEqual([]);
+      // The load ran no island: not one script was fetched.
+      expect(modules).toEqual([]);
+      await expect(page.locator("astro-island[ssr]")).toHaveCount(layoutIslands.length);
 
       await searchButton(page).click();
       await expect(dialog(page)).toBeVisible();
-      expect(requested.filter((u) => u.includes("search-dialog")).length).toBeGreaterThan(0);
+      expect(modules.filter((u) => u.includes("search-dialog")).length).toBeGreaterThan(0);
     });
   }
+});
+
+test.describe("an island hydrates on first use, and what was done meanwhile is not lost", () => {
+  test("a click on the theme toggle before its module has loaded switches the theme once it has", async ({ page }) => {
+    const modules = await holdModules(page);
+    await page.goto("/about", { waitUntil: "commit" });
+    const toggle = page.getByRole("button", { name: headerLabels.themeToDark });
+    await toggle.click();
+    await modules.waitFor("theme-toggle");
+    await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+
+    await modules.release();
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/, { timeout: hydrationTimeout });
+    await expect(island(page, "ThemeToggle")).not.toHaveAttribute("ssr");
+    // Once, not twice: the held click was made again, and only once.
+    await expect(page.getByRole("button", { name: headerLabels.themeToLight })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+  });
+
+  test("a badge hovered before its module has loaded shows its tooltip once it has", async ({ page }) => {
+    const modules = await holdModules(page);
+    await page.goto("/studio/venture-portfolio", { waitUntil: "commit" });
+    const badge = page.locator("[aria-describedby]").first();
+    await badge.hover();
+    await modules.waitFor("status-badge");
+    await expect(page.getByRole("tooltip")).toHaveCount(0);
+
+    await modules.release();
+    await expect(page.getByRole("tooltip")).toBeVisible({ timeout: hydrationTimeout });
+  });
+
+  test("a mobile menu tapped before its module has loaded opens once it has", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    const modules = await holdModules(page);
+    await page.goto("/about", { waitUntil: "commit" });
+    await page.getByRole("button", { name: headerLabels.openMenu }).click();
+    await modules.waitFor("mobile-menu");
+
+    await modules.release();
+    await expect(page.getByRole("button", { name: headerLabels.closeMenu })).toHaveAttribute("aria-expanded", "true", { timeout: hydrationTimeout });
+    await expect(page.getByRole("navigation", { name: headerLabels.mainNav }).getByRole("link", { name: "Studio", exact: true })).toBeVisible();
+  });
+});
+
+test.describe("the cookie banner, before its module has loaded", () => {
+  test.use({ consented: false });
+
+  test("is in the page at once, takes a click on Accept, and is never shown again", async ({ page }) => {
+    const modules = await holdModules(page);
+    await page.goto("/about", { waitUntil: "commit" });
+    const banner = page.getByRole("region", { name: "Cookie consent" });
+    await expect(banner).toBeVisible();
+    await banner.getByRole("button", { name: "Accept" }).click();
+    await modules.waitFor("cookie-banner");
+    await expect(banner).toBeVisible();
+
+    await modules.release();
+    await expect(banner).toHaveCount(0, { timeout: hydrationTimeout });
+    expect(await page.evaluate(() => localStorage.getItem("cookie-consent"))).toBe("accepted");
+
+    // The next page hides it before first paint: never seen, even with no module loaded.
+    const held = await holdModules(page);
+    await page.goto("/legal/terms");
+    await expect(page.locator("[data-cookie-banner]")).toBeHidden();
+    expect(held.urls()).toEqual([]);
+  });
 });
 
 test("aria-current is in the HTML as served", async ({ request }) => {

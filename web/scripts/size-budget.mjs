@@ -1,18 +1,23 @@
 // Size budgets of the built site (deterministic, so a test): for every
-// prerendered page, the JavaScript it loads on first load (module scripts,
+// prerendered page, the JavaScript its islands load (module scripts,
 // modulepreloads and every island's component and renderer, transitively
 // through static imports; chunks loaded with import() on demand, such as the
 // search dialog, are not counted), its CSS and its HTML, raw and gzip. A page
 // whose only islands are the layout's (header, footer, cookie banner,
 // toasts, search) has a tighter JavaScript budget than a page with islands
-// of its own. Fails when a page exceeds a budget or an <img> lacks
-// width/height.
+// of its own. "Before input" is the part that loads with no input from the
+// visitor (scripts, modulepreloads, islands that are not client:interaction
+// or client:visible): none may, so a page's load runs no React.
+// Fails when a page exceeds a budget or an <img> lacks width/height.
 // Usage: node scripts/size-budget.mjs [build/client]
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 
-export const BUDGETS = { js: 115 * 1024, layoutOnlyJs: 75 * 1024, css: 20 * 1024, html: 60 * 1024 }; // gzip bytes
+export const BUDGETS = { js: 115 * 1024, layoutOnlyJs: 75 * 1024, jsBeforeInput: 0, css: 20 * 1024, html: 60 * 1024 }; // gzip bytes
+
+/** The islands' directives that wait for the visitor (a use, or a scroll to them). */
+const ON_INPUT = new Set(["interaction", "visible"]);
 
 /** The islands of the layout (app/layouts/Layout.astro), on every page. */
 export const LAYOUT_ISLANDS = new Set(["ThemeToggle", "MobileMenu", "CopyrightYear", "ThemeChoicePicker", "CookieBanner", "Toaster", "SiteSearch"]);
@@ -57,14 +62,20 @@ for (const file of pages(root).sort()) {
   const tags = [...text.matchAll(/<(link|script|img|astro-island)\b[^>]*>/g)].map((m) => m[0]);
   const islands = new Set();
   const jsEntries = new Set();
+  const beforeInput = new Set();
   const css = new Set();
   for (const tag of tags) {
-    if (tag.startsWith("<link") && attr(tag, "rel") === "modulepreload") jsEntries.add(attr(tag, "href"));
-    if (tag.startsWith("<script") && attr(tag, "src")) jsEntries.add(attr(tag, "src"));
+    const add = (url, atOnce) => {
+      jsEntries.add(url);
+      if (atOnce) beforeInput.add(url);
+    };
+    if (tag.startsWith("<link") && attr(tag, "rel") === "modulepreload") add(attr(tag, "href"), true);
+    if (tag.startsWith("<script") && attr(tag, "src")) add(attr(tag, "src"), true);
     if (tag.startsWith("<link") && attr(tag, "rel") === "stylesheet") css.add(attr(tag, "href"));
     if (tag.startsWith("<astro-island")) {
-      jsEntries.add(attr(tag, "component-url"));
-      jsEntries.add(attr(tag, "renderer-url"));
+      const atOnce = !ON_INPUT.has(attr(tag, "client"));
+      add(attr(tag, "component-url"), atOnce);
+      add(attr(tag, "renderer-url"), atOnce);
       islands.add(attr(tag, "component-export"));
     }
     if (tag.startsWith("<img") && (!attr(tag, "width") || !attr(tag, "height"))) failures.push(`${route}: <img> without width/height: ${tag.slice(0, 120)}`);
@@ -75,6 +86,7 @@ for (const file of pages(root).sort()) {
     route,
     jsRaw: sum(js, (b) => b.length),
     jsGzip: sum(js, gz),
+    jsBeforeInputGzip: sum(jsClosure([...beforeInput].filter(Boolean)), gz),
     cssGzip: sum([...css], gz),
     htmlGzip: gz(html),
     layoutOnly: [...islands].every((name) => LAYOUT_ISLANDS.has(name)),
@@ -83,13 +95,14 @@ for (const file of pages(root).sort()) {
   const jsBudget = row.layoutOnly ? BUDGETS.layoutOnlyJs : BUDGETS.js;
   rows.push(row);
   if (row.jsGzip > jsBudget) failures.push(`${route}: first-load JS ${row.jsGzip} B gzip > ${jsBudget}${row.layoutOnly ? " (a page with only the layout's islands)" : ""}`);
+  if (row.jsBeforeInputGzip > BUDGETS.jsBeforeInput) failures.push(`${route}: JS loaded before any input ${row.jsBeforeInputGzip} B gzip > ${BUDGETS.jsBeforeInput}`);
   if (row.cssGzip > BUDGETS.css) failures.push(`${route}: CSS ${row.cssGzip} B gzip > ${BUDGETS.css}`);
   if (row.htmlGzip > BUDGETS.html) failures.push(`${route}: HTML ${row.htmlGzip} B gzip > ${BUDGETS.html}`);
 }
 
 const kb = (n) => (n / 1024).toFixed(1).padStart(7);
-console.log(`${"route".padEnd(44)} ${"JS raw".padStart(7)} ${"JS gz".padStart(7)} ${"CSS gz".padStart(7)} ${"HTML gz".padStart(7)}  page islands  (KiB; budgets gz: JS ${BUDGETS.layoutOnlyJs / 1024} with only the layout's islands, else ${BUDGETS.js / 1024}; CSS ${BUDGETS.css / 1024}, HTML ${BUDGETS.html / 1024})`);
-for (const r of rows) console.log(`${r.route.padEnd(44)} ${kb(r.jsRaw)} ${kb(r.jsGzip)} ${kb(r.cssGzip)} ${kb(r.htmlGzip)}  ${r.islands.join(", ") || "-"}`);
+console.log(`${"route".padEnd(44)} ${"JS raw".padStart(7)} ${"JS gz".padStart(7)} ${"at load".padStart(7)} ${"CSS gz".padStart(7)} ${"HTML gz".padStart(7)}  page islands  (KiB; budgets gz: JS ${BUDGETS.layoutOnlyJs / 1024} with only the layout's islands, else ${BUDGETS.js / 1024}, ${BUDGETS.jsBeforeInput / 1024} before any input; CSS ${BUDGETS.css / 1024}, HTML ${BUDGETS.html / 1024})`);
+for (const r of rows) console.log(`${r.route.padEnd(44)} ${kb(r.jsRaw)} ${kb(r.jsGzip)} ${kb(r.jsBeforeInputGzip)} ${kb(r.cssGzip)} ${kb(r.htmlGzip)}  ${r.islands.join(", ") || "-"}`);
 if (rows.length === 0) failures.push(`no pages found under ${root}`);
 if (failures.length) {
   console.error("\nSize budget failures:\n" + failures.join("\n"));

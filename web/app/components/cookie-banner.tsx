@@ -8,13 +8,13 @@ import { useHydrated } from "~/lib/hydrated";
  * CookieBanner asks once, on a first visit, and never again after a choice.
  * It sits at the end of the page, stuck to the bottom of the viewport, so it
  * takes its own space: scrolling brings every part of the page above it.
+ * It is in every prerendered page; consentScript hides it before first paint
+ * from a visitor who has chosen, and once running it leaves the page.
  */
 export function CookieBanner() {
   const hydrated = useHydrated();
-  const [choice, setChoice] = useState<Consent | null | undefined>(undefined);
-  if (!hydrated) return null;
-  const stored = choice === undefined ? readConsent(window.localStorage) : choice;
-  if (stored !== null) return null;
+  const [choice, setChoice] = useState<Consent | null>(null);
+  if (hydrated && (choice ?? readConsent(window.localStorage)) !== null) return null;
 
   const decide = (consent: Consent) => {
     writeConsent(window.localStorage, consent);
@@ -23,6 +23,7 @@ export function CookieBanner() {
 
   return (
     <section
+      data-cookie-banner
       aria-label="Cookie consent"
       className="sticky bottom-0 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,23,42,0.08)] backdrop-blur dark:border-slate-700 dark:bg-slate-900/95"
     >

@@ -19,3 +19,13 @@ export function writeConsent(storage: Pick<Storage, "setItem"> | undefined, cons
     // Storage refused (private mode): the choice holds for this page view only.
   }
 }
+
+/** The attribute consentScript puts on <html> when a choice is stored: the stylesheet then hides the banner. */
+export const CONSENT_MADE_ATTRIBUTE = "data-cookie-consent";
+
+/**
+ * consentScript runs in <head> before first paint: the banner is in every
+ * prerendered page, and a visitor who has already chosen must never see it
+ * (the banner's island hydrates only when used). readConsent in a few bytes.
+ */
+export const consentScript = `(function(){try{var v=localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)});if(v==="accepted"||v==="declined")document.documentElement.setAttribute(${JSON.stringify(CONSENT_MADE_ATTRIBUTE)},"")}catch(_){}})()`;

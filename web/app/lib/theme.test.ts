@@ -77,10 +77,32 @@ describe("themeScript (runs before first paint)", () => {
     { stored: "bogus", systemDark: true },
   ])("agrees with resolveTheme for stored=$stored, system dark=$systemDark", ({ stored, systemDark }) => {
     if (stored !== null) localStorage.setItem("theme", stored);
-    vi.stubGlobal("matchMedia", (q: string) => ({ matches: q === "(prefers-color-scheme: dark)" && systemDark }));
+    vi.stubGlobal("matchMedia", (q: string) => ({ matches: q === "(prefers-color-scheme: dark)" && systemDark, addEventListener: () => {} }));
     new Function(themeScript)();
     const want = resolveTheme(readThemeChoice(localStorage), systemDark);
     expect(document.documentElement.classList.contains("dark")).toBe(want === "dark");
     expect(document.documentElement.style.colorScheme).toBe(want);
+  });
+
+  it("follows a change of the system setting and a choice made in another tab", () => {
+    localStorage.setItem("theme", "system");
+    const system = { matches: false, listener: () => {} };
+    vi.stubGlobal("matchMedia", () => ({
+      get matches() {
+        return system.matches;
+      },
+      addEventListener: (_: string, l: () => void) => (system.listener = l),
+    }));
+    new Function(themeScript)();
+    expect(document.documentElement.classList.contains("dark")).toBe(false);
+
+    system.matches = true;
+    system.listener();
+    expect(document.documentElement.classList.contains("dark")).toBe(true);
+
+    localStorage.setItem("theme", "light");
+    window.dispatchEvent(new StorageEvent("storage", { key: "theme" }));
+    expect(document.documentElement.classList.contains("dark")).toBe(false);
+    expect(document.documentElement.style.colorScheme).toBe("light");
   });
 });

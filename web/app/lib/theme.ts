@@ -47,12 +47,12 @@ export function applyTheme(root: HTMLElement, theme: Theme): void {
 
 /**
  * themeScript runs in <head> before first paint, so a dark visitor never sees
- * a light flash. It repeats readThemeChoice/resolveTheme/applyTheme in a few
- * bytes; theme.test.ts runs it to prove the two agree. Its hash is allowed by
- * the Content-Security-Policy the server computes from the built pages.
+ * a light flash, and then keeps the page's theme in step with the system
+ * setting and with choices made in other tabs, with no island running. It
+ * repeats readThemeChoice/resolveTheme/applyTheme in a few bytes;
+ * theme.test.ts runs it to prove the two agree. Its hash is allowed by the
+ * Content-Security-Policy the server computes from the built pages.
  */
-export const themeScript = `(function(){try{var c=localStorage.getItem(${JSON.stringify(
-  THEME_STORAGE_KEY,
-)}),d=c==="dark"||(c==="system"&&matchMedia(${JSON.stringify(
+export const themeScript = `(function(){var k=${JSON.stringify(THEME_STORAGE_KEY)},q=matchMedia(${JSON.stringify(
   DARK_QUERY,
-)}).matches),e=document.documentElement;e.classList.toggle("dark",d);e.style.colorScheme=d?"dark":"light"}catch(_){}})()`;
+)}),e=document.documentElement;function a(){var c=null;try{c=localStorage.getItem(k)}catch(_){}var d=c==="dark"||(c==="system"&&q.matches);e.classList.toggle("dark",d);e.style.colorScheme=d?"dark":"light"}a();q.addEventListener("change",a);addEventListener("storage",function(v){if(v.key===k||v.key===null)a()})})()`;

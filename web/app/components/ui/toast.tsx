@@ -7,6 +7,10 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { X } from "lucide-react";
 import { cn } from "~/lib/cn";
+import { wakeIsland } from "~/islands/wake";
+
+/** The Toaster island hydrates when the first toast is raised (islands/wake.ts). */
+export const TOASTER_WAKE = "toaster";
 
 export type ToastVariant = "default" | "destructive";
 export type ToastInput = { title: string; description?: string; variant?: ToastVariant };
@@ -29,6 +33,7 @@ function emit(next: readonly Toast[]) {
 export function toast(input: ToastInput): number {
   const id = nextId++;
   emit([...toasts, { ...input, id }].slice(-TOAST_LIMIT));
+  wakeIsland(TOASTER_WAKE);
   return id;
 }
 

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import interaction from "./interaction-directive";
+import { wakeIsland } from "./wake";
+
+/** island puts an island element with a button and a link into the page and starts the directive on it. */
+function island(value: unknown = true) {
+  const el = document.createElement("astro-island");
+  el.innerHTML = `<div><button type="button">Go</button><a href="#x">Link</a><form><button>Send</button></form></div>`;
+  document.body.append(el);
+  let resolveModule!: () => void;
+  const moduleLoaded = new Promise<void>((r) => (resolveModule = r));
+  const hydrate = vi.fn(async () => {});
+  const load = vi.fn(async () => {
+    await moduleLoaded;
+    return hydrate;
+  });
+  interaction(load, { name: "Test", value: value as string }, el);
+  const button = el.querySelector<HTMLButtonElement>('button[type="button"]')!;
+  return { el, button, load, hydrate, resolveModule };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+afterEach(() => {
+  document.body.innerHTML = "";
+  delete window.__wakes;
+});
+
+describe("client:interaction", () => {
+  it("loads nothing until the visitor reaches the island", async () => {
+    const { load } = island();
+    document.body.dispatchEvent(new Event("pointerover", { bubbles: true }));
+    await settle();
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it.each(["pointerover", "pointerdown", "touchstart", "focusin"])("starts on %s inside the island, once", async (type) => {
+    const { el, button, load, hydrate, resolveModule } = island();
+    button.dispatchEvent(new Event(type, { bubbles: true }));
+    el.dispatchEvent(new Event(type, { bubbles: true }));
+    resolveModule();
+    await settle();
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(hydrate).toHaveBeenCalledTimes(1);
+  });
+
+  it("holds a click on a button until hydration and makes it again once", async () => {
+    const { el, button, hydrate, resolveModule } = island();
+    const clicks = vi.fn();
+    button.dispatchEvent(new Event("pointerdown", { bubbles: true }));
+    const early = new MouseEvent("click", { bubbles: true, cancelable: true });
+    button.dispatchEvent(early);
+    expect(early.defaultPrevented).toBe(true);
+
+    el.addEventListener("click", clicks); // what React's root listener would be
+    resolveModule();
+    await settle();
+    expect(hydrate).toHaveBeenCalled();
+    expect(clicks).toHaveBeenCalledTimes(1);
+
+    button.click(); // once running, clicks pass straight through
+    expect(clicks).toHaveBeenCalledTimes(2);
+  });
+
+  it("lets links and form submissions go their native way", async () => {
+    const { el } = island();
+    el.dispatchEvent(new Event("pointerdown", { bubbles: true }));
+    for (const target of [el.querySelector("a")!, el.querySelector("form button")!]) {
+      const click = new MouseEvent("click", { bubbles: true, cancelable: true });
+      target.addEventListener("click", (e) => e.preventDefault(), { once: true }); // jsdom would navigate or submit
+      const seen = vi.fn();
+      el.addEventListener("click", seen, { once: true });
+      target.dispatchEvent(click);
+      expect(seen).toHaveBeenCalled(); // not stopped by the directive
+    }
+  });
+
+  it("announces again the focus that woke it", async () => {
+    const { el, button, resolveModule } = island();
+    const focusins = vi.fn();
+    button.focus();
+    expect(document.activeElement).toBe(button);
+    el.addEventListener("focusin", focusins);
+    resolveModule();
+    await settle();
+    expect(focusins).toHaveBeenCalledTimes(1);
+  });
+
+  it("wakes by name, also when asked before the directive started", async () => {
+    const first = island({ wake: "toaster" });
+    wakeIsland("other");
+    first.resolveModule();
+    await settle();
+    expect(first.load).not.toHaveBeenCalled();
+    wakeIsland("toaster");
+    await settle();
+    expect(first.hydrate).toHaveBeenCalledTimes(1);
+
+    wakeIsland("search");
+    const late = island({ wake: "search" });
+    late.resolveModule();
+    await settle();
+    expect(late.hydrate).toHaveBeenCalledTimes(1);
+  });
+});

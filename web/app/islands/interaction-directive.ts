@@ -1,0 +1,84 @@
+/**
+ * client:interaction: the island hydrates when the visitor is about to use
+ * it (the pointer reaches it, a touch or a press starts on it, focus enters
+ * it), or when it is woken by name (wake.ts), and not before: a page's load
+ * runs no React at all (decision 0007).
+ *
+ * What the visitor did in the meantime is not lost. A click on one of its
+ * buttons is held and made again once React has the island (React hydrates
+ * a root at once for a click); the hover and the focus that woke it are
+ * announced again, so a tooltip or a focus style driven by React shows.
+ * Links and form submissions need no JavaScript and go their native way.
+ */
+import type { ClientDirective } from "astro";
+import { WAKE_EVENT, wasWoken } from "./wake";
+
+const intents = ["pointerover", "pointerdown", "touchstart", "focusin"] as const;
+
+/** pathFrom lists the child indexes that lead from root to node, to find its match again if React replaced it. */
+function pathFrom(root: Element, node: Element): number[] {
+  const path: number[] = [];
+  for (let n: Element | null = node; n && n !== root; n = n.parentElement) {
+    path.unshift(Array.prototype.indexOf.call(n.parentElement?.children ?? [], n));
+  }
+  return path;
+}
+
+function follow(root: Element, path: number[]): Element | null {
+  let n: Element | null = root;
+  for (const i of path) n = n?.children[i] ?? null;
+  return n;
+}
+
+const interaction: ClientDirective = (load, options, el) => {
+  const value = options.value as unknown as { wake?: string } | boolean | string;
+  const wake = typeof value === "object" && value ? value.wake : undefined;
+  let started = false;
+  let heldClick: { node: Element; path: number[] } | null = null;
+
+  const holdClick = (e: Event) => {
+    const button = e.target instanceof Element ? e.target.closest('button[type="button"]') : null;
+    if (!button || !el.contains(button)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    heldClick = { node: button, path: pathFrom(el, button) };
+  };
+
+  const onWake = (e: Event) => {
+    if ((e as CustomEvent<string>).detail === wake) void start();
+  };
+
+  const start = async () => {
+    if (started) return;
+    started = true;
+    for (const type of intents) el.removeEventListener(type, start, true);
+    document.removeEventListener(WAKE_EVENT, onWake);
+    try {
+      await (await load())();
+    } finally {
+      el.removeEventListener("click", holdClick, true);
+    }
+    replay();
+  };
+
+  const replay = () => {
+    const focused = document.activeElement;
+    if (focused && focused !== el && el.contains(focused)) focused.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+    const hovered = el.querySelectorAll(":hover");
+    hovered[hovered.length - 1]?.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+    if (heldClick) {
+      const target = heldClick.node.isConnected ? heldClick.node : follow(el, heldClick.path);
+      heldClick = null;
+      if (target instanceof HTMLElement) target.click();
+    }
+  };
+
+  el.addEventListener("click", holdClick, true);
+  for (const type of intents) el.addEventListener(type, start, { capture: true, passive: true });
+  if (wake) {
+    if (wasWoken(wake)) void start();
+    else document.addEventListener(WAKE_EVENT, onWake);
+  }
+};
+
+export default interaction;
