@@ -1,7 +1,8 @@
 /**
- * The theme as shared client state: the header toggle and the footer choice
- * read and change it through useTheme, and it follows the system setting and
- * other tabs live.
+ * The theme as shared client state: the footer choice reads it through
+ * useTheme, the header toggle and the choice change it with setThemeChoice,
+ * and it follows the system setting and other tabs live (as themeScript does
+ * for the page before any island runs).
  */
 import { useSyncExternalStore } from "react";
 import {
