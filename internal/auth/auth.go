@@ -65,6 +65,11 @@ type Code struct {
 	LinkHash  string
 	CreatedAt time.Time
 	ExpiresAt time.Time
+	// CodeChallenge and its method (s256 or plain) are set when the client
+	// asked for the PKCE flow: the link's token is then also the auth code
+	// of grant_type=pkce.
+	CodeChallenge       string
+	CodeChallengeMethod string
 }
 
 // SigningKey is a key that signs access tokens.
@@ -107,6 +112,8 @@ var (
 	ErrRefreshTokenReused    = errors.New("refresh token already used")
 	ErrSessionNotFound       = errors.New("session not found")
 	ErrEmailSendRateExceeded = errors.New("e-mail asked for too soon")
+	ErrFlowStateExpired      = errors.New("PKCE auth code expired")
+	ErrBadCodeVerifier       = errors.New("PKCE code verifier does not match")
 )
 
 // LogoutScope says which sessions a sign-out ends.
@@ -145,6 +152,12 @@ type Store interface {
 	// ConsumeLink uses the live code whose link hash is linkHash and returns
 	// its user and purpose, or ErrCodeInvalid.
 	ConsumeLink(ctx context.Context, linkHash string, now time.Time) (userID, purpose string, err error)
+	// ConsumePKCE uses the code with a challenge whose link hash is
+	// linkHash when verifier(challenge, method) holds, and returns its user.
+	// ErrNotFound for no such live code, ErrFlowStateExpired for one that
+	// expired, ErrBadCodeVerifier (counted as a wrong try) otherwise.
+	ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
+		verifier func(challenge, method string) bool) (userID string, err error)
 
 	// StartSession stores s with its first refresh token and records the
 	// sign-in on the user.

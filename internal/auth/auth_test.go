@@ -6,6 +6,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"math/big"
@@ -221,7 +222,10 @@ func TestBadRequests(t *testing.T) {
 		{"otp with a name", "POST", "/auth/v1/otp", `{"email":"Ada <ada@studio.test>"}`, nil, 400, "validation_failed"},
 		{"otp phone", "POST", "/auth/v1/otp", `{"phone":"+15555550100"}`, nil, 400, "phone_provider_disabled"},
 		{"otp email and phone", "POST", "/auth/v1/otp", `{"email":"a@b.test","phone":"+1"}`, nil, 400, "validation_failed"},
-		{"otp PKCE", "POST", "/auth/v1/otp", `{"email":"a@b.test","code_challenge":"x","code_challenge_method":"s256"}`, nil, 400, "validation_failed"},
+		{"otp PKCE without a method", "POST", "/auth/v1/otp", `{"email":"a@b.test","code_challenge":"x"}`, nil, 400, "validation_failed"},
+		{"otp PKCE with an unknown method", "POST", "/auth/v1/otp", `{"email":"a@b.test","code_challenge":"x","code_challenge_method":"md5"}`, nil, 400, "validation_failed"},
+		{"pkce grant without a verifier", "POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"x"}`, nil, 400, "validation_failed"},
+		{"pkce grant with an unknown code", "POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"x","code_verifier":"y"}`, nil, 404, "flow_state_not_found"},
 		{"verify without type", "POST", "/auth/v1/verify", `{"email":"a@b.test","token":"123456"}`, nil, 400, "validation_failed"},
 		{"verify signup type", "POST", "/auth/v1/verify", `{"type":"signup","email":"a@b.test","token":"123456"}`, nil, 400, "validation_failed"},
 		{"verify nothing to verify", "POST", "/auth/v1/verify", `{"type":"email","email":"a@b.test"}`, nil, 400, "validation_failed"},
@@ -236,6 +240,7 @@ func TestBadRequests(t *testing.T) {
 		{"no grant type", "POST", "/auth/v1/token", `{}`, nil, 400, "invalid_credentials"},
 		{"password grant", "POST", "/auth/v1/token?grant_type=password", `{"email":"a@b.test","password":"x"}`, nil, 400, "invalid_credentials"},
 		{"id_token grant", "POST", "/auth/v1/token?grant_type=id_token", `{}`, nil, 400, "validation_failed"},
+		{"pkce grant of a huge code", "POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"` + strings.Repeat("x", 5000) + `","code_verifier":"y"}`, nil, 404, "flow_state_not_found"},
 		{"refresh without token", "POST", "/auth/v1/token?grant_type=refresh_token", `{}`, nil, 400, "validation_failed"},
 		{"refresh token of wrong type", "POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":1}`, nil, 400, "bad_json"},
 		{"unknown refresh token", "POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"abc"}`, nil, 400, "refresh_token_not_found"},
@@ -582,4 +587,47 @@ func FuzzRequests(f *testing.F) {
 			t.Errorf("GET /user with %q = %d %s", in, w.Code, w.Body.String())
 		}
 	})
+}
+
+// TestPKCE: with a code_challenge, the mailed link carries an auth code that
+// signs in only with the matching verifier, once, before it expires.
+func TestPKCE(t *testing.T) {
+	f := newFixture(t, sqlite())
+	verifier := strings.Repeat("v", 50)
+	sum := sha256.Sum256([]byte(verifier))
+	challenge := base64.RawURLEncoding.EncodeToString(sum[:])
+	askPKCE := func() string {
+		r := f.do("POST", "/auth/v1/otp", `{"email":"ada@studio.test","code_challenge":"`+challenge+`","code_challenge_method":"s256"}`)
+		if r.status != 200 {
+			t.Fatalf("otp = %d %s", r.status, r.raw)
+		}
+		m := regexp.MustCompile(`\?code=([A-Za-z0-9_-]+)&token_hash=`).FindStringSubmatch(f.mail())
+		if m == nil {
+			t.Fatal("no auth code in the link")
+		}
+		f.clock.Advance(auth.EmailInterval)
+		return m[1]
+	}
+	exchange := func(code, verifier string) response {
+		return f.do("POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"`+code+`","code_verifier":"`+verifier+`"}`)
+	}
+	code := askPKCE()
+	if r := exchange(code, "wrong-verifier"); r.status != 400 || r.body["error_code"] != "bad_code_verifier" {
+		t.Errorf("wrong verifier = %d %s", r.status, r.raw)
+	}
+	r := exchange(code, verifier)
+	if r.status != 200 || r.body["access_token"] == nil || r.body["user"].(map[string]any)["email"] != adaEmail {
+		t.Fatalf("exchange = %d %s", r.status, r.raw)
+	}
+	if r := f.do("GET", "/auth/v1/user", "", bearer(r.body)...); r.status != 200 {
+		t.Errorf("GET /user with the PKCE session = %d", r.status)
+	}
+	if r := exchange(code, verifier); r.status != 404 || r.body["error_code"] != "flow_state_not_found" {
+		t.Errorf("second exchange = %d %s", r.status, r.raw)
+	}
+	code = askPKCE()
+	f.clock.Advance(10 * time.Minute)
+	if r := exchange(code, verifier); r.status != 422 || r.body["error_code"] != "flow_state_expired" {
+		t.Errorf("expired = %d %s", r.status, r.raw)
+	}
 }

@@ -40,6 +40,9 @@ const (
 	codeUnexpectedFailure       = "unexpected_failure"
 	codeNotFound                = "not_found"
 	codeMethodNotAllowed        = "method_not_allowed"
+	codeFlowStateNotFound       = "flow_state_not_found"
+	codeFlowStateExpired        = "flow_state_expired"
+	codeBadCodeVerifier         = "bad_code_verifier"
 )
 
 // apiVersionHeader is the header by which the client asks for the error

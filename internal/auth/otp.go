@@ -51,8 +51,10 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	case p.Email == "":
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "One of email or phone must be set"))
 		return
-	case p.CodeChallenge != "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "The PKCE flow is not offered yet: create the client with flowType 'implicit'"))
+	}
+	method, e := pkceMethod(p.CodeChallenge, p.CodeChallengeMethod)
+	if e != nil {
+		writeError(w, r, e)
 		return
 	}
 	email, e := normalizeEmail(p.Email)
@@ -81,8 +83,11 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 			s.failed(w, r, "new code", err)
 			return
 		}
+		if method != "" {
+			c.CodeChallenge, c.CodeChallengeMethod = p.CodeChallenge, method
+		}
 		code = &c
-		msg = s.signInMail(u.Email, plain, tokenHash, r.URL.Query().Get("redirect_to"))
+		msg = s.signInMail(u.Email, plain, tokenHash, method != "", r.URL.Query().Get("redirect_to"))
 		audit.Action, audit.Email, audit.UserID = ActionCodeIssued, u.Email, u.ID
 	} else if staff {
 		s.cfg.Logger.Warn("auth: a sign-in code was asked for, but mail is off; use studio staff sign-in-code", "user_id", u.ID)
@@ -107,8 +112,9 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 // signInMail is the mail with the code and the link. The link opens
 // redirectTo when it is a page of this site or of an allowed origin, else
 // the staff console, with token_hash and type in the query for the page to
-// verify.
-func (s *Service) signInMail(to, code, tokenHash, redirectTo string) *notify.Email {
+// verify, and for the PKCE flow the same token as code, for the page to
+// exchange (exchangeCodeForSession).
+func (s *Service) signInMail(to, code, tokenHash string, pkce bool, redirectTo string) *notify.Email {
 	link := s.cfg.SiteOrigin + "/admin"
 	if u, err := url.Parse(redirectTo); err == nil && redirectTo != "" && u.RawQuery == "" && u.Fragment == "" {
 		if origin := u.Scheme + "://" + u.Host; origin == s.cfg.SiteOrigin || s.originAllowed(origin) {
@@ -116,6 +122,9 @@ func (s *Service) signInMail(to, code, tokenHash, redirectTo string) *notify.Ema
 		}
 	}
 	q := url.Values{"token_hash": {tokenHash}, "type": {"magiclink"}}
+	if pkce {
+		q.Set("code", tokenHash)
+	}
 	link += "?" + q.Encode()
 	host := s.cfg.SiteOrigin
 	if u, err := url.Parse(host); err == nil {

@@ -5,8 +5,8 @@ import (
 	"net/http"
 )
 
-// handleToken handles POST /auth/v1/token?grant_type=…. Only the
-// refresh_token grant is offered; the others answer why not.
+// handleToken handles POST /auth/v1/token?grant_type=…: refresh_token and
+// pkce (pkce.go); the others answer why not.
 func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
 	switch grant := r.URL.Query().Get("grant_type"); grant {
 	case "refresh_token":
@@ -14,7 +14,7 @@ func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
 	case "password":
 		writeError(w, r, newError(http.StatusBadRequest, codeInvalidCredentials, "Password sign-in is not offered: staff sign in with an e-mail code"))
 	case "pkce":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "The PKCE flow is not offered yet"))
+		s.pkceGrant(w, r)
 	case "id_token":
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Sign-in with an ID token is not offered"))
 	default:

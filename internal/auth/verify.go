@@ -122,6 +122,15 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
+	s.startSession(w, r, u, method, audit)
+}
+
+// startSession starts a session of u, signed in by method, and answers it;
+// audit is the sign-in's audit entry.
+func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, method string, audit AuditEntry) {
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	now := s.cfg.Now()
 	refresh, err := NewRefreshToken()
 	if err != nil {
 		s.failed(w, r, "new refresh token", err)

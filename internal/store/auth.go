@@ -203,8 +203,10 @@ func (s *DB) replaceCode(ctx context.Context, tx *sql.Tx, c auth.Code) error {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_one_time_codes
-		(user_id, purpose, code_hash, link_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`),
-		c.UserID, c.Purpose, c.CodeHash, c.LinkHash, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt))
+		(user_id, purpose, code_hash, link_hash, created_at, expires_at, code_challenge, code_challenge_method)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		c.UserID, c.Purpose, c.CodeHash, c.LinkHash, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt),
+		c.CodeChallenge, c.CodeChallengeMethod)
 	return err
 }
 
@@ -274,6 +276,53 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash string, now time.Time) (u
 		return "", "", auth.ErrCodeInvalid
 	}
 	return userID, purpose, err
+}
+
+// ConsumePKCE implements auth.Store.
+func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
+	verifier func(challenge, method string) bool) (string, error) {
+	var userID string
+	var outcome error
+	err := s.write(ctx, "consume PKCE code", func(tx *sql.Tx) error {
+		var id int64
+		var challenge, method string
+		var expires time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
+			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`),
+			linkHash, maxTries).Scan(&id, &userID, &challenge, &method, s.d.timeDest(&expires))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			outcome = auth.ErrNotFound
+			return nil
+		case err != nil:
+			return err
+		case !now.Before(expires):
+			outcome = auth.ErrFlowStateExpired
+			return nil
+		case !verifier(challenge, method):
+			outcome = auth.ErrBadCodeVerifier
+			_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1,
+				used_at = CASE WHEN tries + 1 >= ? THEN ? ELSE used_at END WHERE id = ?`), maxTries, s.d.timeArg(now), id)
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
+			s.d.timeArg(now), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			outcome = auth.ErrNotFound // used by a concurrent request
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if outcome != nil {
+		return "", outcome
+	}
+	return userID, nil
 }
 
 // StartSession implements auth.Store.

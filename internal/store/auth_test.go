@@ -27,6 +27,7 @@ func TestAuthStore(t *testing.T) {
 			t.Run("sign-out scopes", func(t *testing.T) { testEndSessions(t, engine) })
 			t.Run("removing a user ends their sessions", func(t *testing.T) { testRemoveUser(t, engine) })
 			t.Run("the first signing key is kept", func(t *testing.T) { testSigningKey(t, engine) })
+			t.Run("PKCE codes", func(t *testing.T) { testPKCE(t, engine) })
 		})
 	}
 }
@@ -337,5 +338,44 @@ func testSigningKey(t *testing.T, engine storetest.Engine) {
 		if diff := cmp.Diff([]auth.SigningKey{first}, keys); diff != "" {
 			t.Errorf("keys after offering %s (-want +got):\n%s", candidate.KID, diff)
 		}
+	}
+}
+
+func testPKCE(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	mustAddUser(t, db, ada)
+	plain := code(ada.ID, "c1", "plain-link", t0)
+	withChallenge := code(ada.ID, "c2", "pkce-link", t0)
+	withChallenge.CodeChallenge, withChallenge.CodeChallengeMethod = "challenge", "s256"
+	var gotChallenge, gotMethod string
+	check := func(ok bool) func(string, string) bool {
+		return func(c, m string) bool { gotChallenge, gotMethod = c, m; return ok }
+	}
+	if err := db.CreateCode(ctx, plain, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ConsumePKCE(ctx, "plain-link", t0, 5, check(true)); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("code without a challenge: err = %v, want ErrNotFound", err)
+	}
+	if err := db.CreateCode(ctx, withChallenge, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false)); !errors.Is(err, auth.ErrBadCodeVerifier) {
+		t.Errorf("wrong verifier: err = %v", err)
+	}
+	if gotChallenge != "challenge" || gotMethod != "s256" {
+		t.Errorf("verifier saw %q %q", gotChallenge, gotMethod)
+	}
+	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(10*time.Minute), 5, check(true)); !errors.Is(err, auth.ErrFlowStateExpired) {
+		t.Errorf("expired: err = %v", err)
+	}
+	userID, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true))
+	if err != nil || userID != ada.ID {
+		t.Errorf("ConsumePKCE = %q, %v", userID, err)
+	}
+	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true)); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("used twice: err = %v, want ErrNotFound", err)
 	}
 }

@@ -21,6 +21,7 @@ import { startCapture, body } from "./smtp-capture.mjs";
 const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../bin/studio"));
 const pg = process.env.STUDIO_TEST_DATABASE_URL ?? "";
 const email = `ada+${randomBytes(4).toString("hex")}@studio.test`;
+const pkceEmail = `grace+${randomBytes(4).toString("hex")}@studio.test`;
 
 let dataDir, server, base, anonKey, smtp;
 
@@ -35,6 +36,7 @@ before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "studio-auth-"));
   smtp = await startCapture();
   studio("staff", "add", email, "--name", "Ada");
+  studio("staff", "add", pkceEmail);
   anonKey = studio("keys", "print-anon").trim();
   server = spawn(
     bin,
@@ -65,11 +67,12 @@ after(() => {
 
 /** client makes a client as the console does, with its own storage, and
  * records the URLs it fetches. */
-function client() {
+function client(flowType = "implicit") {
   const store = new Map();
   const fetched = [];
   const c = createClient(base, anonKey, {
     auth: {
+      flowType,
       persistSession: true,
       autoRefreshToken: false,
       detectSessionInUrl: false,
@@ -217,4 +220,27 @@ test("sign-out: others, then global, seen from the other clients", async () => {
   const missing = await a.auth.getUser();
   assert.equal(missing.error?.name, "AuthSessionMissingError");
   assert.equal(missing.error?.message, "Auth session missing!");
+});
+
+test("PKCE: the link's code is exchanged for a session with the stored verifier", async () => {
+  const { c, fetched } = client("pkce");
+  const seen = smtp.mails.length;
+  const asked = await c.auth.signInWithOtp({ email: pkceEmail });
+  assert.equal(asked.error, null);
+  const link = body(await smtp.next(pkceEmail, seen)).match(/https?:\/\/\S+/)?.[0];
+  assert.ok(link, "no link in the mail");
+  const url = new URL(link);
+  assert.equal(url.pathname, "/admin");
+  const code = url.searchParams.get("code");
+  assert.ok(code, `no code in ${link}`);
+
+  const { c: other } = client("pkce");
+  const stolen = await other.auth.exchangeCodeForSession(code);
+  assert.ok(stolen.error, "another client, without the verifier, must not sign in");
+
+  const { data, error } = await c.auth.exchangeCodeForSession(code);
+  assert.equal(error, null);
+  assert.equal(data.user.email, pkceEmail);
+  assert.ok(fetched.some((f) => f.startsWith("POST /auth/v1/token")));
+  assert.equal((await c.auth.getUser()).data.user.email, pkceEmail);
 });
