@@ -53,7 +53,8 @@ type AMREntry struct {
 
 // Purposes of one-time codes.
 const (
-	PurposeSignIn = "signin"
+	PurposeSignIn   = "signin"
+	PurposeRecovery = "recovery"
 )
 
 // Code is a one-time sign-in code as stored: only hashes of the code and of

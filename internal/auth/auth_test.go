@@ -237,6 +237,11 @@ func TestBadRequests(t *testing.T) {
 		{"verify huge token", "POST", "/auth/v1/verify", `{"type":"email","token":"` + strings.Repeat("9", 1000) + `","email":"ada@studio.test"}`, nil, 403, "otp_expired"},
 		{"verify unknown link", "POST", "/auth/v1/verify", `{"type":"magiclink","token_hash":"nope"}`, nil, 403, "otp_expired"},
 		{"verify recovery", "POST", "/auth/v1/verify", `{"type":"recovery","token_hash":"nope"}`, nil, 403, "otp_expired"},
+		{"recover without email", "POST", "/auth/v1/recover", `{}`, nil, 422, "validation_failed"},
+		{"recover bad email", "POST", "/auth/v1/recover", `{"email":"x"}`, nil, 400, "validation_failed"},
+		{"resend without type", "POST", "/auth/v1/resend", `{"email":"a@b.test"}`, nil, 400, "validation_failed"},
+		{"resend sms", "POST", "/auth/v1/resend", `{"type":"sms","phone":"+1555"}`, nil, 400, "phone_provider_disabled"},
+		{"resend bad email", "POST", "/auth/v1/resend", `{"type":"signup","email":"nope"}`, nil, 400, "validation_failed"},
 		{"no grant type", "POST", "/auth/v1/token", `{}`, nil, 400, "invalid_credentials"},
 		{"password grant", "POST", "/auth/v1/token?grant_type=password", `{"email":"a@b.test","password":"x"}`, nil, 400, "invalid_credentials"},
 		{"id_token grant", "POST", "/auth/v1/token?grant_type=id_token", `{}`, nil, 400, "validation_failed"},
@@ -629,5 +634,44 @@ func TestPKCE(t *testing.T) {
 	f.clock.Advance(10 * time.Minute)
 	if r := exchange(code, verifier); r.status != 422 || r.body["error_code"] != "flow_state_expired" {
 		t.Errorf("expired = %d %s", r.status, r.raw)
+	}
+}
+
+// TestRecoverAndResend: /recover mails a recovery code that verifies only
+// as recovery; /resend signup mails a sign-in code; email_change sends
+// nothing.
+func TestRecoverAndResend(t *testing.T) {
+	f := newFixture(t, sqlite())
+	if r := f.do("POST", "/auth/v1/recover", `{"email":"ada@studio.test"}`); r.status != 200 || r.raw != "{}\n" {
+		t.Fatalf("recover = %d %s", r.status, r.raw)
+	}
+	mail := f.mail()
+	code := codeInMail.FindStringSubmatch(mail)
+	if code == nil || !strings.Contains(mail, "type=recovery") || !strings.Contains(mail, "recover your access") {
+		t.Fatalf("recovery mail:\n%s", mail)
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"email","email":"ada@studio.test","token":"`+code[1]+`"}`); r.status != 403 {
+		t.Errorf("recovery code as type email = %d %s", r.status, r.raw)
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"recovery","email":"ada@studio.test","token":"`+code[1]+`"}`); r.status != 200 {
+		t.Errorf("recovery code = %d %s", r.status, r.raw)
+	}
+	f.clock.Advance(auth.EmailInterval)
+	if r := f.do("POST", "/auth/v1/resend", `{"type":"email_change","email":"ada@studio.test"}`); r.status != 200 || f.mail() != "" {
+		t.Errorf("resend email_change = %d %s, want 200 and no mail", r.status, r.raw)
+	}
+	f.clock.Advance(auth.EmailInterval)
+	if r := f.do("POST", "/auth/v1/resend", `{"type":"signup","email":"ada@studio.test"}`); r.status != 200 {
+		t.Fatalf("resend signup = %d %s", r.status, r.raw)
+	}
+	code = codeInMail.FindStringSubmatch(f.mail())
+	if code == nil {
+		t.Fatal("no code in the resent mail")
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"email","email":"ada@studio.test","token":"`+code[1]+`"}`); r.status != 200 {
+		t.Errorf("resent code = %d %s", r.status, r.raw)
+	}
+	if r := f.do("POST", "/auth/v1/recover", `{"email":"eve@studio.test"}`); r.status != 200 || f.mail() != "" {
+		t.Errorf("recover for someone who is not staff = %d %s, want 200 and no mail", r.status, r.raw)
 	}
 }

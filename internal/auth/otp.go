@@ -65,6 +65,14 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, s.limitOTP) {
 		return
 	}
+	s.mailCode(w, r, email, PurposeSignIn, p.CodeChallenge, method)
+}
+
+// mailCode mails a code and link of purpose to email when it is staff's
+// (and purpose is not empty), and answers 200 {} either way; or 429 when a mail to the address was
+// asked for less than EmailInterval ago, staff or not. challenge and method
+// are the PKCE flow's, or empty.
+func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpose, challenge, method string) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
@@ -77,20 +85,19 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	var code *Code
 	var msg *notify.Email
 	audit := s.audit(r, "")
-	if staff && s.cfg.MailFrom != "" {
-		plain, tokenHash, c, err := NewCode(u.ID, PurposeSignIn, now, s.cfg.OTPExpiry)
+	switch {
+	case staff && purpose != "" && s.cfg.MailFrom != "":
+		plain, tokenHash, c, err := NewCode(u.ID, purpose, now, s.cfg.OTPExpiry)
 		if err != nil {
 			s.failed(w, r, "new code", err)
 			return
 		}
-		if method != "" {
-			c.CodeChallenge, c.CodeChallengeMethod = p.CodeChallenge, method
-		}
+		c.CodeChallenge, c.CodeChallengeMethod = challenge, method
 		code = &c
-		msg = s.signInMail(u.Email, plain, tokenHash, method != "", r.URL.Query().Get("redirect_to"))
-		audit.Action, audit.Email, audit.UserID = ActionCodeIssued, u.Email, u.ID
-	} else if staff {
-		s.cfg.Logger.Warn("auth: a sign-in code was asked for, but mail is off; use studio staff sign-in-code", "user_id", u.ID)
+		msg = s.codeMail(u.Email, purpose, plain, tokenHash, method != "", r.URL.Query().Get("redirect_to"))
+		audit.Action, audit.Email, audit.UserID, audit.Detail = ActionCodeIssued, u.Email, u.ID, purpose
+	case staff && purpose != "":
+		s.cfg.Logger.Warn("auth: a code was asked for, but mail is off; use studio staff sign-in-code", "user_id", u.ID)
 	}
 	retry, err := s.store.ClaimEmailSend(ctx, AddressHash(email), now, EmailInterval, code, msg, audit)
 	switch {
@@ -100,7 +107,7 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 			"For security purposes, you can only request this after %d seconds.", int(math.Ceil(retry.Seconds()))))
 		return
 	case err != nil:
-		s.failed(w, r, "queue sign-in mail", err)
+		s.failed(w, r, "queue mail", err)
 		return
 	}
 	if msg != nil && s.cfg.MailQueued != nil {
@@ -109,19 +116,23 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, struct{}{})
 }
 
-// signInMail is the mail with the code and the link. The link opens
+// codeMail is the mail with the code and the link. The link opens
 // redirectTo when it is a page of this site or of an allowed origin, else
 // the staff console, with token_hash and type in the query for the page to
 // verify, and for the PKCE flow the same token as code, for the page to
 // exchange (exchangeCodeForSession).
-func (s *Service) signInMail(to, code, tokenHash string, pkce bool, redirectTo string) *notify.Email {
+func (s *Service) codeMail(to, purpose, code, tokenHash string, pkce bool, redirectTo string) *notify.Email {
 	link := s.cfg.SiteOrigin + "/admin"
 	if u, err := url.Parse(redirectTo); err == nil && redirectTo != "" && u.RawQuery == "" && u.Fragment == "" {
 		if origin := u.Scheme + "://" + u.Host; origin == s.cfg.SiteOrigin || s.originAllowed(origin) {
 			link = redirectTo
 		}
 	}
-	q := url.Values{"token_hash": {tokenHash}, "type": {"magiclink"}}
+	linkType, subject, what := "magiclink", "Your sign-in code", "sign in to"
+	if purpose == PurposeRecovery {
+		linkType, subject, what = "recovery", "Your account recovery code", "recover your access to"
+	}
+	q := url.Values{"token_hash": {tokenHash}, "type": {linkType}}
 	if pkce {
 		q.Set("code", tokenHash)
 	}
@@ -134,9 +145,9 @@ func (s *Service) signInMail(to, code, tokenHash string, pkce bool, redirectTo s
 	return &notify.Email{
 		From:    s.cfg.MailFrom,
 		To:      []string{to},
-		Subject: "Your sign-in code",
-		Body: fmt.Sprintf("Your code to sign in to %s is:\n\n    %s\n\nOr open this link on the device you are signing in on:\n%s\n\n"+
-			"The code and the link work once and expire in %d minutes. If you did not ask to sign in, ignore this mail.\n",
-			host, code, link, minutes),
+		Subject: subject,
+		Body: fmt.Sprintf("Your code to %s %s is:\n\n    %s\n\nOr open this link on the device you are signing in on:\n%s\n\n"+
+			"The code and the link work once and expire in %d minutes. If you did not ask for them, ignore this mail.\n",
+			what, host, code, link, minutes),
 	}
 }

@@ -123,6 +123,8 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /.well-known/jwks.json", s.HandleJWKS)
 	mux.HandleFunc("POST /otp", s.handleOTP)
 	mux.HandleFunc("POST /verify", s.handleVerify)
+	mux.HandleFunc("POST /recover", s.handleRecover)
+	mux.HandleFunc("POST /resend", s.handleResend)
 	mux.HandleFunc("POST /token", s.handleToken)
 	mux.HandleFunc("GET /user", s.handleUserGet)
 	mux.HandleFunc("POST /logout", s.handleLogout)
@@ -166,7 +168,8 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 }
 
 // knownPaths are the paths of routes, for the 405 answers.
-var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/token", "/user", "/logout"}
+var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
+	"/token", "/user", "/logout"}
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{

@@ -17,12 +17,12 @@ type verifyParams struct {
 }
 
 // verifyTypes are the types /verify takes, and the purpose of the codes
-// each accepts. Recovery and e-mail change codes are not issued yet, so
-// those types always answer otp_expired.
+// each accepts. E-mail change codes are not issued yet, so that type
+// always answers otp_expired.
 var verifyTypes = map[string]string{
 	"email":        PurposeSignIn,
 	"magiclink":    PurposeSignIn,
-	"recovery":     "recovery",
+	"recovery":     PurposeRecovery,
 	"email_change": "email_change",
 }
 

@@ -22,6 +22,7 @@ const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../b
 const pg = process.env.STUDIO_TEST_DATABASE_URL ?? "";
 const email = `ada+${randomBytes(4).toString("hex")}@studio.test`;
 const pkceEmail = `grace+${randomBytes(4).toString("hex")}@studio.test`;
+const recoverEmail = `mary+${randomBytes(4).toString("hex")}@studio.test`;
 
 let dataDir, server, base, anonKey, smtp;
 
@@ -37,6 +38,7 @@ before(async () => {
   smtp = await startCapture();
   studio("staff", "add", email, "--name", "Ada");
   studio("staff", "add", pkceEmail);
+  studio("staff", "add", recoverEmail);
   anonKey = studio("keys", "print-anon").trim();
   server = spawn(
     bin,
@@ -243,4 +245,22 @@ test("PKCE: the link's code is exchanged for a session with the stored verifier"
   assert.equal(data.user.email, pkceEmail);
   assert.ok(fetched.some((f) => f.startsWith("POST /auth/v1/token")));
   assert.equal((await c.auth.getUser()).data.user.email, pkceEmail);
+});
+
+test("recovery: resetPasswordForEmail mails a code; verifying it emits PASSWORD_RECOVERY", async () => {
+  const { c } = client();
+  const events = [];
+  c.auth.onAuthStateChange((event) => events.push(event));
+  const seen = smtp.mails.length;
+  assert.equal((await c.auth.resetPasswordForEmail(recoverEmail)).error, null);
+  const text = body(await smtp.next(recoverEmail, seen));
+  const code = text.match(/\n {4}(\d{6})\n/)?.[1];
+  assert.ok(code, `no code in the mail:\n${text}`);
+  const { data, error } = await c.auth.verifyOtp({ email: recoverEmail, token: code, type: "recovery" });
+  assert.equal(error, null);
+  assert.equal(data.user.email, recoverEmail);
+  assert.ok(events.includes("PASSWORD_RECOVERY"), `events: ${events}`);
+  // resend shares the address's limit of one mail a minute.
+  const resent = await c.auth.resend({ type: "signup", email: recoverEmail });
+  assert.equal(resent.error?.code, "over_email_send_rate_limit");
 });
