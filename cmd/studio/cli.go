@@ -22,7 +22,8 @@ type command struct {
 type action func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error
 
 func commands() []command {
-	return []command{serveCommand, messagesListCommand, waitlistListCommand, subscribersListCommand}
+	return []command{serveCommand, messagesListCommand, waitlistListCommand, subscribersListCommand,
+		staffAddCommand, staffListCommand, staffRemoveCommand, staffSignInCodeCommand, keysPrintAnonCommand, auditListCommand}
 }
 
 // errUsage marks a usage error already reported to the user.

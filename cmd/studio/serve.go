@@ -7,9 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
+	"studio/internal/auth"
 	"studio/internal/contact"
 	"studio/internal/notify"
 	"studio/internal/ratelimit"
@@ -36,7 +38,11 @@ var serveCommand = command{
 		envString(fs, &cfg.allowedOrigins, "allowed-origins", "STUDIO_ALLOWED_ORIGINS", "", "comma-separated origins (https://example.com) that may call the functions from the browser (CORS); empty: same origin only", env)
 		envString(fs, &cfg.smtpURL, "smtp-url", "STUDIO_SMTP_URL", "", "mail server for notifications, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; empty: no e-mail", env)
 		envString(fs, &cfg.notifyTo, "notify-to", "STUDIO_NOTIFY_TO", "", "comma-separated addresses that get an e-mail for each new contact message", env)
-		envString(fs, &cfg.notifyFrom, "notify-from", "STUDIO_NOTIFY_FROM", "", "sender address of the notifications (default: the first --notify-to)", env)
+		envString(fs, &cfg.notifyFrom, "notify-from", "STUDIO_NOTIFY_FROM", "", "sender address of the notifications and of staff sign-in codes (default: the first --notify-to)", env)
+		envString(fs, &cfg.jwtExpiry, "jwt-expiry", "STUDIO_JWT_EXPIRY", "1h", "lifetime of staff access tokens", env)
+		envString(fs, &cfg.otpExpiry, "otp-expiry", "STUDIO_OTP_EXPIRY", "10m", "lifetime of mailed sign-in codes and links", env)
+		envString(fs, &cfg.authRateLimit, "auth-rate-limit", "STUDIO_AUTH_RATE_LIMIT", "30/5m", "requests one client may make to each of /auth/v1/otp and /auth/v1/verify, N/DURATION, or off", env)
+		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 			if err := noArgs(fs, stderr); err != nil {
 				return err
@@ -57,6 +63,11 @@ type serveConfig struct {
 	smtpURL        string
 	notifyTo       string
 	notifyFrom     string
+
+	jwtExpiry        string
+	otpExpiry        string
+	authRateLimit    string
+	refreshRateLimit string
 }
 
 // storeFlags binds the flags that choose the store, shared by every command
@@ -102,6 +113,10 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if (cfg.smtpURL == "") != (len(notifyCfg.To) == 0) {
 		return fmt.Errorf("--smtp-url and --notify-to go together: set both or neither")
 	}
+	authCfg, err := cfg.authConfig(origin)
+	if err != nil {
+		return err
+	}
 	var mailer *notify.SMTP
 	if cfg.smtpURL != "" {
 		if mailer, err = notify.ParseSMTPURL(cfg.smtpURL); err != nil {
@@ -130,8 +145,12 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		go func() { defer close(done); sender.Run(senderCtx) }()
 		defer func() { stopSender(); <-done }()
 		notifyCfg.Queued = sender.Wake
+		authCfg.MailFrom, authCfg.MailQueued = notifyCfg.From, sender.Wake
 	}
 
+	authCfg.Logger = logger
+	authCfg.ClientIP = func(r *http.Request) string { return server.ClientIP(r, proxies).String() }
+	authCfg.AllowedOrigins = splitList(cfg.allowedOrigins)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
@@ -146,6 +165,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			TrustedProxies: proxies,
 			AllowedOrigins: splitList(cfg.allowedOrigins),
 		},
+		Auth: auth.New(db, authCfg),
 	})
 	return server.Serve(ctx, ln, h, logger)
 }
@@ -160,4 +180,23 @@ func openStore(ctx context.Context, cfg store.Config) (*store.DB, error) {
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	return store.Open(openCtx, cfg)
+}
+
+// authConfig is the staff sign-in service's part of the configuration.
+func (cfg serveConfig) authConfig(origin string) (auth.Config, error) {
+	c := auth.Config{SiteOrigin: origin}
+	var err error
+	if c.JWTExpiry, err = time.ParseDuration(cfg.jwtExpiry); err != nil || c.JWTExpiry < time.Minute {
+		return c, fmt.Errorf("--jwt-expiry %q: want a duration of at least 1m, like 1h", cfg.jwtExpiry)
+	}
+	if c.OTPExpiry, err = time.ParseDuration(cfg.otpExpiry); err != nil || c.OTPExpiry < time.Minute {
+		return c, fmt.Errorf("--otp-expiry %q: want a duration of at least 1m, like 10m", cfg.otpExpiry)
+	}
+	if c.RateLimit, err = ratelimit.ParseRate(cfg.authRateLimit); err != nil {
+		return c, fmt.Errorf("--auth-rate-limit: %w", err)
+	}
+	if c.RefreshRateLimit, err = ratelimit.ParseRate(cfg.refreshRateLimit); err != nil {
+		return c, fmt.Errorf("--auth-refresh-rate-limit: %w", err)
+	}
+	return c, nil
 }

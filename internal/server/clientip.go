@@ -32,6 +32,10 @@ func clientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
 	return remote
 }
 
+// ClientIP is the address of the client that made r, believing
+// X-Forwarded-For only from the trusted proxies (see clientIP).
+func ClientIP(r *http.Request, trusted []netip.Prefix) netip.Addr { return clientIP(r, trusted) }
+
 func parseAddr(hostport string) netip.Addr {
 	host, _, err := net.SplitHostPort(hostport)
 	if err != nil {

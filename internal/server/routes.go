@@ -1,6 +1,10 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+
+	"studio/internal/auth"
+)
 
 // addRoutes registers every route of the studio in one place.
 func addRoutes(mux *http.ServeMux, d Deps) {
@@ -13,6 +17,13 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	mux.Handle("POST /functions/v1/subscribe-newsletter", f.cors(http.HandlerFunc(f.handleNewsletterSubscribe)))
 	mux.Handle("OPTIONS /functions/v1/{name}", http.HandlerFunc(f.handleFunctionPreflight))
 	mux.Handle("/functions/v1/{name}", f.cors(http.HandlerFunc(f.handleFunctionOther))) // 405 or 404
+
+	// Staff sign-in (package auth), GoTrue's contract; its public keys also
+	// at the site's root, where JWT libraries look for them.
+	if d.Auth != nil {
+		mux.Handle(auth.Prefix+"/", d.Auth)
+		mux.HandleFunc("GET /.well-known/jwks.json", d.Auth.HandleJWKS)
+	}
 
 	mux.Handle("/", d.Site) // everything else: pages, assets, 404s
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"studio/internal/auth"
 	"studio/internal/contact"
 	"studio/internal/signup"
 )
@@ -28,6 +29,8 @@ type Deps struct {
 	Contact   *contact.Service
 	Signup    *signup.Service
 	Functions FunctionsConfig
+	// Auth is the staff sign-in service at /auth/v1; none when nil.
+	Auth *auth.Service
 }
 
 // New returns the studio's handler: every route of routes.go behind the

@@ -102,6 +102,25 @@ func (s *timeScanner) Scan(v any) error {
 	return fmt.Errorf("scan time: unexpected %T", v)
 }
 
+// nullTimeDest returns a scan target that sets *t to nil for NULL and
+// otherwise to the time of either engine's column.
+func nullTimeDest(t **time.Time) sql.Scanner { return nullTimeScanner{t} }
+
+type nullTimeScanner struct{ t **time.Time }
+
+func (s nullTimeScanner) Scan(v any) error {
+	if v == nil {
+		*s.t = nil
+		return nil
+	}
+	var t time.Time
+	if err := (&timeScanner{&t}).Scan(v); err != nil {
+		return err
+	}
+	*s.t = &t
+	return nil
+}
+
 func (s *timeScanner) parse(v string) error {
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {

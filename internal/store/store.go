@@ -1,8 +1,9 @@
 // Package store keeps what visitors send (contact messages, waitlist and
-// newsletter sign-ups) and the outbox of notification e-mails, in an embedded
-// SQLite file (the default) or in PostgreSQL. Both engines run the same
-// queries through database/sql; dialect.go holds what differs. Versioned
-// migrations are embedded and applied when the store is opened.
+// newsletter sign-ups), the outbox of notification e-mails and the staff
+// sign-in state (auth.go), in an embedded SQLite file (the default) or in
+// PostgreSQL. Both engines run the same queries through database/sql;
+// dialect.go holds what differs. Versioned migrations are embedded and
+// applied when the store is opened.
 //
 // Every write is one transaction; a method that returns nil has committed.
 package store

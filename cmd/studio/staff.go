@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/uuid"
+
+	"studio/internal/auth"
+	"studio/internal/store"
+)
+
+// The staff commands manage who may sign in at /auth/v1 (package auth).
+
+var staffAddCommand = command{
+	name:    "staff add",
+	summary: "let a person sign in as staff",
+	description: "studio staff add EMAIL [--name NAME]\n\n" +
+		"Adds a member of staff, who can then sign in with a code mailed to EMAIL\n" +
+		"(or printed by \"studio staff sign-in-code\"). There is no public sign-up.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		var name string
+		fs.StringVar(&name, "name", "", "the person's name (user_metadata.name)")
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			email, err := oneEmail(fs, stderr)
+			if err != nil {
+				return err
+			}
+			return withNewStore(ctx, *cfg, func(db *store.DB) error {
+				now := time.Now().UTC()
+				u := auth.User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now}
+				if name != "" {
+					u.UserMetadata["name"] = name
+				}
+				err := db.CreateUser(ctx, u, auth.AuditEntry{At: now, Action: auth.ActionStaffAdded, Email: email, UserID: u.ID, IP: "cli"})
+				if errors.Is(err, auth.ErrExists) {
+					return fmt.Errorf("%s is already staff", email)
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "added %s (%s)\n", email, u.ID)
+				return nil
+			})
+		}
+	},
+}
+
+var staffListCommand = listCommand(
+	"staff list",
+	"print the staff who may sign in",
+	"Prints every member of staff: id, address, name, when added and when last signed in.",
+	func(ctx context.Context, db *store.DB) (table, error) {
+		users, err := db.ListUsers(ctx)
+		type record struct {
+			ID           string     `json:"id"`
+			Email        string     `json:"email"`
+			Name         string     `json:"name"`
+			CreatedAt    time.Time  `json:"created_at"`
+			LastSignInAt *time.Time `json:"last_sign_in_at"`
+		}
+		records := []record{}
+		t := table{header: []string{"id", "email", "name", "created_at", "last_sign_in_at"}}
+		for _, u := range users {
+			records = append(records, record{u.ID, u.Email, u.Name(), u.CreatedAt, u.LastSignInAt})
+			last := ""
+			if u.LastSignInAt != nil {
+				last = timeCell(*u.LastSignInAt)
+			}
+			t.rows = append(t.rows, []string{u.ID, u.Email, u.Name(), timeCell(u.CreatedAt), last})
+		}
+		t.records = records
+		return t, err
+	},
+)
+
+var staffRemoveCommand = command{
+	name:    "staff remove",
+	summary: "remove a member of staff and end their sessions",
+	description: "studio staff remove EMAIL\n\n" +
+		"Removes the member of staff and ends every session they have, at once:\n" +
+		"their access tokens stop working on the next request.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			email, err := oneEmail(fs, stderr)
+			if err != nil {
+				return err
+			}
+			return withStore(ctx, *cfg, func(db *store.DB) error {
+				_, err := db.RemoveUser(ctx, email, auth.AuditEntry{At: time.Now(), Action: auth.ActionStaffRemoved, Email: email, IP: "cli"})
+				if errors.Is(err, auth.ErrNotFound) {
+					return fmt.Errorf("%s is not staff", email)
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "removed %s; their sessions are ended\n", email)
+				return nil
+			})
+		}
+	},
+}
+
+var staffSignInCodeCommand = command{
+	name:    "staff sign-in-code",
+	summary: "print a one-time sign-in code for a member of staff",
+	description: "studio staff sign-in-code EMAIL\n\n" +
+		"Prints a one-time 6-digit code that signs EMAIL in, with the same rules as a\n" +
+		"mailed one (single use, expires, dead after 5 wrong tries); it replaces any\n" +
+		"code mailed before. For the first sign-in of a studio with no mail server yet.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		var expiry time.Duration
+		fs.DurationVar(&expiry, "otp-expiry", 10*time.Minute, "how long the code works")
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			email, err := oneEmail(fs, stderr)
+			if err != nil {
+				return err
+			}
+			if expiry < time.Minute {
+				return fmt.Errorf("--otp-expiry %s: want at least 1m", expiry)
+			}
+			return withStore(ctx, *cfg, func(db *store.DB) error {
+				u, err := db.FindUserByEmail(ctx, email)
+				if errors.Is(err, auth.ErrNotFound) {
+					return fmt.Errorf("%s is not staff (add them with studio staff add)", email)
+				}
+				if err != nil {
+					return err
+				}
+				now := time.Now()
+				code, _, c, err := auth.NewCode(u.ID, auth.PurposeSignIn, now, expiry)
+				if err != nil {
+					return err
+				}
+				if err := db.CreateCode(ctx, c, auth.AuditEntry{At: now, Action: auth.ActionCodeCLIPrinted, Email: email, UserID: u.ID, IP: "cli"}); err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, code)
+				return nil
+			})
+		}
+	},
+}
+
+var keysPrintAnonCommand = command{
+	name:    "keys print-anon",
+	summary: "print the public key the Supabase client is created with",
+	description: "Prints the anon key: createClient(siteOrigin, anonKey) in @supabase/supabase-js.\n" +
+		"It is public and grants nothing beyond what a visitor may do. Creates the\n" +
+		"signing key in the store when there is none yet.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			if err := noArgs(fs, stderr); err != nil {
+				return err
+			}
+			return withNewStore(ctx, *cfg, func(db *store.DB) error {
+				keys, err := auth.LoadKeys(ctx, db, time.Now())
+				if err != nil {
+					return err
+				}
+				anon, err := keys.AnonKey()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, anon)
+				return nil
+			})
+		}
+	},
+}
+
+var auditListCommand = listCommand(
+	"audit list",
+	"print the staff sign-in audit log",
+	"Prints the audit log of staff sign-in, oldest first: staff added and removed, codes issued,\n"+
+		"sign-ins, failed sign-ins, sign-outs and refresh tokens used again.",
+	func(ctx context.Context, db *store.DB) (table, error) {
+		entries, err := db.ListAudit(ctx, time.Time{})
+		t := table{header: []string{"at", "action", "email", "user_id", "session_id", "ip", "detail"}, records: nonNil(entries)}
+		for _, e := range entries {
+			t.rows = append(t.rows, []string{timeCell(e.At), e.Action, e.Email, e.UserID, e.SessionID, e.IP, e.Detail})
+		}
+		return t, err
+	},
+)
+
+// oneEmail returns the one positional argument, an e-mail address, in lower
+// case; a usage error otherwise.
+//
+// The flag package stops at the first argument that is not a flag, so the
+// flags after the address are parsed here.
+func oneEmail(fs *flag.FlagSet, stderr io.Writer) (string, error) {
+	if fs.NArg() == 0 {
+		fmt.Fprintf(stderr, "%s: want an e-mail address\n", fs.Name())
+		return "", errUsage
+	}
+	arg := fs.Arg(0)
+	if err := fs.Parse(fs.Args()[1:]); err != nil {
+		return "", errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return "", errUsage
+	}
+	email, err := auth.NormalizeEmail(arg)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+		return "", errUsage
+	}
+	return email, nil
+}
+
+// withNewStore opens the store of cfg, creating it (and --data) when there
+// is none yet, and closes it.
+func withNewStore(ctx context.Context, cfg store.Config, f func(*store.DB) error) error {
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return f(db)
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/internal/auth"
+	"studio/internal/store"
+	"studio/internal/store/storetest"
+)
+
+func runCLI(t *testing.T, env func(string) string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if env == nil {
+		env = func(string) string { return "" }
+	}
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, env, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestStaffCommands(t *testing.T) {
+	dir := t.TempDir()
+	steps := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string // in stdout (exit 0) or stderr
+	}{
+		{"add with a name after the address", []string{"staff", "add", "Ada@Studio.test", "--name", "Ada Lovelace", "--data", dir}, 0, "added ada@studio.test"},
+		{"add with flags first", []string{"staff", "add", "--data", dir, "grace@studio.test"}, 0, "added grace@studio.test"},
+		{"add twice", []string{"staff", "add", "ada@studio.test", "--data", dir}, 1, "ada@studio.test is already staff"},
+		{"add without an address", []string{"staff", "add", "--data", dir}, 2, "want an e-mail address"},
+		{"add a bad address", []string{"staff", "add", "not-an-address", "--data", dir}, 2, "is not an e-mail address"},
+		{"add with a stray argument", []string{"staff", "add", "x@studio.test", "extra", "--data", dir}, 2, `unexpected argument "extra"`},
+		{"list as CSV", []string{"staff", "list", "--data", dir, "--format", "csv"}, 0, ",ada@studio.test,Ada Lovelace,"},
+		{"code for someone who is not staff", []string{"staff", "sign-in-code", "eve@studio.test", "--data", dir}, 1, "eve@studio.test is not staff"},
+		{"remove", []string{"staff", "remove", "grace@studio.test", "--data", dir}, 0, "removed grace@studio.test"},
+		{"remove twice", []string{"staff", "remove", "grace@studio.test", "--data", dir}, 1, "grace@studio.test is not staff"},
+		{"remove from no store", []string{"staff", "remove", "grace@studio.test", "--data", t.TempDir()}, 1, "no store in"},
+	}
+	for _, s := range steps {
+		code, stdout, stderr := runCLI(t, nil, s.args...)
+		out := stdout
+		if s.wantCode != 0 {
+			out = stderr
+		}
+		if code != s.wantCode || !strings.Contains(out, s.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q", s.name, code, stdout, stderr, s.wantCode, s.want)
+		}
+	}
+
+	code, stdout, _ := runCLI(t, nil, "staff", "list", "--data", dir, "--format", "json")
+	var listed []struct{ ID, Email, Name string }
+	if err := json.Unmarshal([]byte(stdout), &listed); code != 0 || err != nil || len(listed) != 1 || listed[0].Email != "ada@studio.test" || listed[0].Name != "Ada Lovelace" {
+		t.Errorf("staff list --format json = %d %s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, nil, "staff", "list", "--data", dir)
+	if code != 0 || !strings.HasPrefix(stdout, "ID ") || !strings.Contains(stdout, "Ada Lovelace") {
+		t.Errorf("staff list = %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, nil, "audit", "list", "--data", dir, "--format", "csv")
+	if code != 0 || strings.Count(stdout, "staff_added") != 2 || strings.Count(stdout, "staff_removed") != 1 {
+		t.Errorf("audit list = %d\n%s", code, stdout)
+	}
+}
+
+// TestStaffSignInCode: the printed code signs in once, by the store's rules.
+func TestStaffSignInCode(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, nil, "staff", "add", "ada@studio.test", "--data", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := runCLI(t, nil, "staff", "sign-in-code", "ada@studio.test", "--data", dir)
+	if code != 0 || !regexp.MustCompile(`^\d{6}\n$`).MatchString(stdout) {
+		t.Fatalf("sign-in-code = %d %q %q", code, stdout, stderr)
+	}
+	db := storetest.MustOpen(t, store.Config{DataDir: dir})
+	ctx := context.Background()
+	u, err := db.FindUserByEmail(ctx, "ada@studio.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed := strings.TrimSpace(stdout)
+	if err := db.ConsumeCode(ctx, u.ID, auth.PurposeSignIn, auth.CodeHash(u.ID, printed), time.Now(), auth.MaxCodeTries, auth.AuditEntry{}); err != nil {
+		t.Errorf("the printed code: %v", err)
+	}
+	if err := db.ConsumeCode(ctx, u.ID, auth.PurposeSignIn, auth.CodeHash(u.ID, printed), time.Now(), auth.MaxCodeTries, auth.AuditEntry{}); err == nil {
+		t.Error("the printed code worked twice")
+	}
+}
+
+// TestKeysPrintAnon: the anon key is a JWT of the role anon, signed by the
+// store's key, the same key on every run.
+func TestKeysPrintAnon(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			cfg := engine.NewConfig(t)
+			env := func(k string) string {
+				if k == "DATABASE_URL" {
+					return cfg.DatabaseURL
+				}
+				return ""
+			}
+			args := []string{"keys", "print-anon"}
+			if cfg.DataDir != "" {
+				args = append(args, "--data", cfg.DataDir)
+			}
+			var kids []string
+			for range 2 {
+				code, stdout, stderr := runCLI(t, env, args...)
+				parts := strings.Split(strings.TrimSpace(stdout), ".")
+				if code != 0 || len(parts) != 3 {
+					t.Fatalf("keys print-anon = %d %q %q", code, stdout, stderr)
+				}
+				var header struct{ Alg, Kid string }
+				var claims struct{ Role string }
+				h, _ := base64.RawURLEncoding.DecodeString(parts[0])
+				c, _ := base64.RawURLEncoding.DecodeString(parts[1])
+				if json.Unmarshal(h, &header) != nil || json.Unmarshal(c, &claims) != nil || header.Alg != "ES256" || claims.Role != "anon" {
+					t.Errorf("anon key header %s claims %s", h, c)
+				}
+				kids = append(kids, header.Kid)
+			}
+			if kids[0] == "" || kids[0] != kids[1] {
+				t.Errorf("kids = %v, want one key kept in the store", kids)
+			}
+		})
+	}
+}

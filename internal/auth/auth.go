@@ -1,0 +1,183 @@
+// Package auth is the staff sign-in service mounted at /auth/v1. It keeps the
+// wire contract of Supabase Auth (GoTrue), so that the official
+// @supabase/supabase-js client works against it unchanged: staff ask for a
+// one-time code by e-mail (POST /otp), trade it for a session (POST /verify),
+// and keep the session alive with rotating refresh tokens (POST /token).
+// Access tokens are ES256 JWTs whose public keys are served as a JWKS.
+//
+// There is no public sign-up: only the people added with "studio staff add"
+// can sign in. This file holds the nouns the service and the store share.
+package auth
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"studio/internal/notify"
+)
+
+// User is a member of staff.
+type User struct {
+	ID               string // UUID
+	Email            string // lower case
+	UserMetadata     map[string]any
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	EmailConfirmedAt *time.Time // set at the first sign-in
+	LastSignInAt     *time.Time
+}
+
+// Name is the name given with "studio staff add --name", if any.
+func (u User) Name() string {
+	name, _ := u.UserMetadata["name"].(string)
+	return name
+}
+
+// Session is one signed-in device of a user. Its id is the access token's
+// session_id claim; a token whose session is gone is refused.
+type Session struct {
+	ID          string // UUID
+	UserID      string
+	CreatedAt   time.Time
+	RefreshedAt time.Time
+	AAL         string // aal1 or aal2
+	AMR         []AMREntry
+}
+
+// AMREntry is one way the session's user proved who they are.
+type AMREntry struct {
+	Method    string `json:"method"`
+	Timestamp int64  `json:"timestamp"`
+}
+
+// Purposes of one-time codes.
+const (
+	PurposeSignIn   = "signin"
+	PurposeRecovery = "recovery"
+)
+
+// Code is a one-time sign-in code as stored: only hashes of the code and of
+// the link's token.
+type Code struct {
+	UserID    string
+	Purpose   string
+	CodeHash  string
+	LinkHash  string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	// CodeChallenge and its method (s256 or plain) are set when the client
+	// asked for the PKCE flow: the link's token is then also the auth code
+	// of grant_type=pkce.
+	CodeChallenge       string
+	CodeChallengeMethod string
+}
+
+// SigningKey is a key that signs access tokens.
+type SigningKey struct {
+	KID        string
+	Algorithm  string // ES256
+	PrivateKey []byte // PKCS #8 DER
+	CreatedAt  time.Time
+}
+
+// AuditEntry is one line of the audit log.
+type AuditEntry struct {
+	At        time.Time `json:"at"`
+	Action    string    `json:"action"`
+	Email     string    `json:"email"`
+	UserID    string    `json:"user_id"`
+	SessionID string    `json:"session_id"`
+	IP        string    `json:"ip"`
+	Detail    string    `json:"detail"`
+}
+
+// Audit actions.
+const (
+	ActionStaffAdded     = "staff_added"
+	ActionStaffRemoved   = "staff_removed"
+	ActionCodeIssued     = "code_issued"
+	ActionLogin          = "login"
+	ActionLoginFailed    = "login_failed"
+	ActionLogout         = "logout"
+	ActionTokenReused    = "refresh_token_reused"
+	ActionCodeCLIPrinted = "code_printed"
+)
+
+// Errors the store returns.
+var (
+	ErrNotFound              = errors.New("not found")
+	ErrExists                = errors.New("already exists")
+	ErrCodeInvalid           = errors.New("code is wrong, expired, used or dead")
+	ErrRefreshTokenNotFound  = errors.New("refresh token not found")
+	ErrRefreshTokenReused    = errors.New("refresh token already used")
+	ErrSessionNotFound       = errors.New("session not found")
+	ErrEmailSendRateExceeded = errors.New("e-mail asked for too soon")
+	ErrFlowStateExpired      = errors.New("PKCE auth code expired")
+	ErrBadCodeVerifier       = errors.New("PKCE code verifier does not match")
+)
+
+// LogoutScope says which sessions a sign-out ends.
+type LogoutScope string
+
+// The scopes of POST /logout.
+const (
+	ScopeGlobal LogoutScope = "global" // every session of the user
+	ScopeLocal  LogoutScope = "local"  // this session
+	ScopeOthers LogoutScope = "others" // every session but this one
+)
+
+// Store keeps the service's state; package store implements it for SQLite
+// and PostgreSQL. Every method that writes commits before it returns nil.
+type Store interface {
+	// FindUserByEmail and FindUserByID return ErrNotFound for no one.
+	FindUserByEmail(ctx context.Context, email string) (User, error)
+	FindUserByID(ctx context.Context, id string) (User, error)
+
+	// ClaimEmailSend records that a mail to the address of addressHash is
+	// sent at now, unless one was within interval: then it returns
+	// ErrEmailSendRateExceeded and how long until one may be sent. When
+	// code is not nil, it also replaces the user's live code of that
+	// purpose with it and queues mail in the outbox, in the same
+	// transaction.
+	ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
+		code *Code, mail *notify.Email, audit AuditEntry) (retryAfter time.Duration, err error)
+	// CreateCode replaces the user's live code of c's purpose with c.
+	CreateCode(ctx context.Context, c Code, audit AuditEntry) error
+	// ConsumeCode uses the user's live code of purpose if its hash is
+	// codeHash (compared in constant time) and it has not expired nor been
+	// tried maxTries times; a wrong code counts a try, and the last try
+	// kills the code's link too. It returns ErrCodeInvalid otherwise, after
+	// adding failure to the audit log in the same transaction.
+	ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure AuditEntry) error
+	// ConsumeLink uses the live code whose link hash is linkHash and returns
+	// its user and purpose, or ErrCodeInvalid.
+	ConsumeLink(ctx context.Context, linkHash string, now time.Time) (userID, purpose string, err error)
+	// ConsumePKCE uses the code with a challenge whose link hash is
+	// linkHash when verifier(challenge, method) holds, and returns its user.
+	// ErrNotFound for no such live code, ErrFlowStateExpired for one that
+	// expired, ErrBadCodeVerifier (counted as a wrong try) otherwise.
+	ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
+		verifier func(challenge, method string) bool) (userID string, err error)
+
+	// StartSession stores s with its first refresh token and records the
+	// sign-in on the user.
+	StartSession(ctx context.Context, s Session, refreshHash string, audit AuditEntry) error
+	// FindSession returns ErrSessionNotFound for a session that ended.
+	FindSession(ctx context.Context, id string) (Session, error)
+	// RefreshSession rotates the refresh token of hash oldHash to newHash.
+	// A token used again within grace of its first use gets a new child
+	// too; later, the whole session is ended and ErrRefreshTokenReused
+	// returned. ErrRefreshTokenNotFound and ErrSessionNotFound as named.
+	RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration) (Session, User, error)
+	// EndSessions ends the sessions of userID that scope names, relative to
+	// sessionID.
+	EndSessions(ctx context.Context, userID, sessionID string, scope LogoutScope, audit AuditEntry) error
+
+	// EnsureSigningKey stores candidate if the store has no signing key yet,
+	// and returns every signing key, newest first.
+	EnsureSigningKey(ctx context.Context, candidate SigningKey) ([]SigningKey, error)
+
+	// Audit appends e to the audit log.
+	Audit(ctx context.Context, e AuditEntry) error
+}

@@ -1,0 +1,677 @@
+package auth_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/go-cmp/cmp"
+
+	"studio/internal/auth"
+	"studio/internal/ratelimit"
+	"studio/internal/store"
+	"studio/internal/store/storetest"
+)
+
+const (
+	origin   = "https://studio.test"
+	adaEmail = "ada@studio.test"
+)
+
+// clock is a settable time for the service.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// fixture is a service on a fresh store with one member of staff, Ada.
+type fixture struct {
+	t     testing.TB
+	db    *store.DB
+	svc   *auth.Service
+	clock *clock
+	ada   auth.User
+}
+
+func newFixture(t testing.TB, engine storetest.Engine, tweak ...func(*auth.Config)) *fixture {
+	t.Helper()
+	db := engine.New(t)
+	c := &clock{t: time.Now().UTC().Truncate(time.Second)}
+	ada := auth.User{ID: "6f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: adaEmail, UserMetadata: map[string]any{"name": "Ada"},
+		CreatedAt: c.Now(), UpdatedAt: c.Now()}
+	if err := db.CreateUser(context.Background(), ada, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := auth.Config{SiteOrigin: origin, MailFrom: "Studio <site@studio.test>", Now: c.Now,
+		AllowedOrigins: []string{"https://console.test"}}
+	for _, f := range tweak {
+		f(&cfg)
+	}
+	return &fixture{t: t, db: db, svc: auth.New(db, cfg), clock: c, ada: ada}
+}
+
+// response is an answer of the service.
+type response struct {
+	status int
+	header http.Header
+	body   map[string]any
+	raw    string
+}
+
+func (f *fixture) do(method, path, body string, headers ...string) response {
+	f.t.Helper()
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	if body != "" {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		r.Header.Set(headers[i], headers[i+1])
+	}
+	w := httptest.NewRecorder()
+	f.svc.ServeHTTP(w, r)
+	resp := response{status: w.Code, header: w.Header(), raw: w.Body.String()}
+	_ = json.Unmarshal(w.Body.Bytes(), &resp.body)
+	return resp
+}
+
+// mail returns the body of the next queued sign-in mail, or "".
+func (f *fixture) mail() string {
+	f.t.Helper()
+	queued, err := f.db.ClaimEmails(context.Background(), f.clock.Now().Add(time.Hour), time.Minute, 10)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for _, q := range queued {
+		out = append(out, q.Email.Body)
+		_ = f.db.MarkEmailSent(context.Background(), q.ID, f.clock.Now())
+	}
+	return strings.Join(out, "\n---\n")
+}
+
+var (
+	codeInMail = regexp.MustCompile(`\n    (\d{6})\n`)
+	hashInMail = regexp.MustCompile(`token_hash=([A-Za-z0-9_-]+)&type=magiclink`)
+)
+
+// askCode asks for a code for email and returns the code and token_hash of
+// the mail it sent.
+func (f *fixture) askCode(email string) (code, tokenHash string) {
+	f.t.Helper()
+	if r := f.do("POST", "/auth/v1/otp", `{"email":"`+email+`","create_user":true}`); r.status != 200 || r.raw != "{}\n" {
+		f.t.Fatalf("otp = %d %s", r.status, r.raw)
+	}
+	body := f.mail()
+	c, h := codeInMail.FindStringSubmatch(body), hashInMail.FindStringSubmatch(body)
+	if c == nil || h == nil {
+		f.t.Fatalf("no code and link in the mail:\n%s", body)
+	}
+	return c[1], h[1]
+}
+
+// signIn signs Ada in with a mailed code and returns the session answer.
+func (f *fixture) signIn() map[string]any {
+	f.t.Helper()
+	code, _ := f.askCode(adaEmail)
+	r := f.do("POST", "/auth/v1/verify", `{"email":"ada@studio.test","token":"`+code+`","type":"email"}`)
+	if r.status != 200 {
+		f.t.Fatalf("verify = %d %s", r.status, r.raw)
+	}
+	f.clock.Advance(auth.EmailInterval) // room for the next mail
+	return r.body
+}
+
+func bearer(session map[string]any) []string {
+	return []string{"Authorization", "Bearer " + session["access_token"].(string)}
+}
+
+func sqlite() storetest.Engine { return storetest.Engines()[0] }
+
+// TestErrorFormat: the error shape follows X-Supabase-Api-Version, and
+// x-sb-error-code is always set.
+func TestErrorFormat(t *testing.T) {
+	f := newFixture(t, sqlite())
+	tests := []struct {
+		name       string
+		version    string
+		want       map[string]any
+		wantEchoed string
+	}{
+		{"no header", "", map[string]any{"code": 400.0, "error_code": "validation_failed", "msg": "Verify requires a verification type"}, ""},
+		{"older date", "2023-12-31", map[string]any{"code": 400.0, "error_code": "validation_failed", "msg": "Verify requires a verification type"}, ""},
+		{"not a date", "latest", map[string]any{"code": 400.0, "error_code": "validation_failed", "msg": "Verify requires a verification type"}, ""},
+		{"2024-01-01", "2024-01-01", map[string]any{"code": "validation_failed", "message": "Verify requires a verification type"}, "2024-01-01"},
+		{"later date", "2025-06-30", map[string]any{"code": "validation_failed", "message": "Verify requires a verification type"}, "2024-01-01"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var h []string
+			if tt.version != "" {
+				h = []string{"X-Supabase-Api-Version", tt.version}
+			}
+			r := f.do("POST", "/auth/v1/verify", `{}`, h...)
+			if r.status != 400 {
+				t.Fatalf("status = %d", r.status)
+			}
+			if diff := cmp.Diff(tt.want, r.body); diff != "" {
+				t.Errorf("body (-want +got):\n%s", diff)
+			}
+			if got := r.header.Get("x-sb-error-code"); got != "validation_failed" {
+				t.Errorf("x-sb-error-code = %q", got)
+			}
+			if got := r.header.Get("X-Supabase-Api-Version"); got != tt.wantEchoed {
+				t.Errorf("X-Supabase-Api-Version = %q, want %q", got, tt.wantEchoed)
+			}
+		})
+	}
+}
+
+// TestBadRequests: every bad input gets GoTrue's 4xx and error code.
+func TestBadRequests(t *testing.T) {
+	f := newFixture(t, sqlite())
+	keys, err := auth.LoadKeys(context.Background(), f.db, f.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	anon, err := keys.AnonKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := signWithNewKey(t, jwt.MapClaims{"sub": f.ada.ID, "aud": "authenticated", "exp": f.clock.Now().Add(time.Hour).Unix()})
+	tests := []struct {
+		name         string
+		method, path string
+		body         string
+		headers      []string
+		wantStatus   int
+		wantCode     string
+	}{
+		{"not JSON", "POST", "/auth/v1/otp", `{"email":`, nil, 400, "bad_json"},
+		{"wrong type", "POST", "/auth/v1/otp", `{"email":42}`, nil, 400, "bad_json"},
+		{"JSON array", "POST", "/auth/v1/verify", `[1,2]`, nil, 400, "bad_json"},
+		{"too large", "POST", "/auth/v1/otp", `{"email":"` + strings.Repeat("a", auth.MaxBodyBytes) + `"}`, nil, 413, "request_entity_too_large"},
+		{"otp without email", "POST", "/auth/v1/otp", `{}`, nil, 400, "validation_failed"},
+		{"otp bad email", "POST", "/auth/v1/otp", `{"email":"not an address"}`, nil, 400, "validation_failed"},
+		{"otp with a name", "POST", "/auth/v1/otp", `{"email":"Ada <ada@studio.test>"}`, nil, 400, "validation_failed"},
+		{"otp phone", "POST", "/auth/v1/otp", `{"phone":"+15555550100"}`, nil, 400, "phone_provider_disabled"},
+		{"otp email and phone", "POST", "/auth/v1/otp", `{"email":"a@b.test","phone":"+1"}`, nil, 400, "validation_failed"},
+		{"otp PKCE without a method", "POST", "/auth/v1/otp", `{"email":"a@b.test","code_challenge":"x"}`, nil, 400, "validation_failed"},
+		{"otp PKCE with an unknown method", "POST", "/auth/v1/otp", `{"email":"a@b.test","code_challenge":"x","code_challenge_method":"md5"}`, nil, 400, "validation_failed"},
+		{"pkce grant without a verifier", "POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"x"}`, nil, 400, "validation_failed"},
+		{"pkce grant with an unknown code", "POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"x","code_verifier":"y"}`, nil, 404, "flow_state_not_found"},
+		{"verify without type", "POST", "/auth/v1/verify", `{"email":"a@b.test","token":"123456"}`, nil, 400, "validation_failed"},
+		{"verify signup type", "POST", "/auth/v1/verify", `{"type":"signup","email":"a@b.test","token":"123456"}`, nil, 400, "validation_failed"},
+		{"verify nothing to verify", "POST", "/auth/v1/verify", `{"type":"email","email":"a@b.test"}`, nil, 400, "validation_failed"},
+		{"verify token without email", "POST", "/auth/v1/verify", `{"type":"email","token":"123456"}`, nil, 400, "validation_failed"},
+		{"verify token_hash with email", "POST", "/auth/v1/verify", `{"type":"email","token_hash":"x","email":"a@b.test"}`, nil, 400, "validation_failed"},
+		{"verify bad email", "POST", "/auth/v1/verify", `{"type":"email","token":"1","email":"@"}`, nil, 400, "validation_failed"},
+		{"verify wrong code", "POST", "/auth/v1/verify", `{"type":"email","token":"000000","email":"ada@studio.test"}`, nil, 403, "otp_expired"},
+		{"verify not staff", "POST", "/auth/v1/verify", `{"type":"email","token":"000000","email":"eve@studio.test"}`, nil, 403, "otp_expired"},
+		{"verify huge token", "POST", "/auth/v1/verify", `{"type":"email","token":"` + strings.Repeat("9", 1000) + `","email":"ada@studio.test"}`, nil, 403, "otp_expired"},
+		{"verify unknown link", "POST", "/auth/v1/verify", `{"type":"magiclink","token_hash":"nope"}`, nil, 403, "otp_expired"},
+		{"verify recovery", "POST", "/auth/v1/verify", `{"type":"recovery","token_hash":"nope"}`, nil, 403, "otp_expired"},
+		{"recover without email", "POST", "/auth/v1/recover", `{}`, nil, 422, "validation_failed"},
+		{"recover bad email", "POST", "/auth/v1/recover", `{"email":"x"}`, nil, 400, "validation_failed"},
+		{"resend without type", "POST", "/auth/v1/resend", `{"email":"a@b.test"}`, nil, 400, "validation_failed"},
+		{"resend sms", "POST", "/auth/v1/resend", `{"type":"sms","phone":"+1555"}`, nil, 400, "phone_provider_disabled"},
+		{"resend bad email", "POST", "/auth/v1/resend", `{"type":"signup","email":"nope"}`, nil, 400, "validation_failed"},
+		{"no grant type", "POST", "/auth/v1/token", `{}`, nil, 400, "invalid_credentials"},
+		{"password grant", "POST", "/auth/v1/token?grant_type=password", `{"email":"a@b.test","password":"x"}`, nil, 400, "invalid_credentials"},
+		{"id_token grant", "POST", "/auth/v1/token?grant_type=id_token", `{}`, nil, 400, "validation_failed"},
+		{"pkce grant of a huge code", "POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"` + strings.Repeat("x", 5000) + `","code_verifier":"y"}`, nil, 404, "flow_state_not_found"},
+		{"refresh without token", "POST", "/auth/v1/token?grant_type=refresh_token", `{}`, nil, 400, "validation_failed"},
+		{"refresh token of wrong type", "POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":1}`, nil, 400, "bad_json"},
+		{"unknown refresh token", "POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"abc"}`, nil, 400, "refresh_token_not_found"},
+		{"huge refresh token", "POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"` + strings.Repeat("x", 5000) + `"}`, nil, 400, "refresh_token_not_found"},
+		{"user without token", "GET", "/auth/v1/user", "", nil, 401, "no_authorization"},
+		{"user with a malformed header", "GET", "/auth/v1/user", "", []string{"Authorization", "Basic abc"}, 401, "no_authorization"},
+		{"user with garbage", "GET", "/auth/v1/user", "", []string{"Authorization", "Bearer not.a.jwt"}, 403, "bad_jwt"},
+		{"user with the anon key", "GET", "/auth/v1/user", "", []string{"Authorization", "Bearer " + anon}, 403, "bad_jwt"},
+		{"user with another key's token", "GET", "/auth/v1/user", "", []string{"Authorization", "Bearer " + foreign}, 403, "bad_jwt"},
+		{"logout without token", "POST", "/auth/v1/logout", "", nil, 401, "no_authorization"},
+		{"wrong method", "GET", "/auth/v1/otp", "", nil, 405, "method_not_allowed"},
+		{"sign-up is not offered", "POST", "/auth/v1/signup", `{}`, nil, 404, "not_found"},
+		{"unknown path", "GET", "/auth/v1/nope", "", nil, 404, "not_found"},
+		{"preflight from another site", "OPTIONS", "/auth/v1/otp", "", []string{"Origin", "https://evil.test"}, 403, "validation_failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := f.do(tt.method, tt.path, tt.body, tt.headers...)
+			if r.status != tt.wantStatus || r.body["error_code"] != tt.wantCode || r.header.Get("x-sb-error-code") != tt.wantCode {
+				t.Errorf("= %d %s, want %d %s", r.status, r.raw, tt.wantStatus, tt.wantCode)
+			}
+			if msg, _ := r.body["msg"].(string); msg == "" {
+				t.Errorf("no message: %s", r.raw)
+			}
+		})
+	}
+}
+
+// signWithNewKey signs claims with a key the service does not have.
+func signWithNewKey(t *testing.T, claims jwt.Claims) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodES256, claims)
+	tok.Header["kid"] = "someone-elses"
+	signed, err := tok.SignedString(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return signed
+}
+
+// TestSignInFlow: a code from the mail signs in; the access token verifies
+// against the JWKS and carries GoTrue's claims; the user is as GoTrue shows
+// one.
+func TestSignInFlow(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			f := newFixture(t, engine)
+			session := f.signIn()
+			if session["token_type"] != "bearer" || session["expires_in"] != 3600.0 || session["refresh_token"] == "" {
+				t.Errorf("session = %v", session)
+			}
+			jwks := f.do("GET", "/auth/v1/.well-known/jwks.json", "")
+			if jwks.header.Get("Cache-Control") != "public, max-age=600" {
+				t.Errorf("JWKS Cache-Control = %q", jwks.header.Get("Cache-Control"))
+			}
+			claims := verifyWithJWKS(t, session["access_token"].(string), jwks.raw)
+			sessionID, _ := claims["session_id"].(string)
+			for k, want := range map[string]any{
+				"iss": origin + "/auth/v1", "sub": f.ada.ID, "aud": "authenticated", "email": adaEmail, "phone": "",
+				"role": "authenticated", "aal": "aal1", "is_anonymous": false,
+				"app_metadata":  map[string]any{"provider": "email", "providers": []any{"email"}},
+				"user_metadata": map[string]any{"name": "Ada"},
+			} {
+				if diff := cmp.Diff(want, claims[k]); diff != "" {
+					t.Errorf("claim %s (-want +got):\n%s", k, diff)
+				}
+			}
+			if exp := claims["exp"].(float64); exp != session["expires_at"].(float64) || sessionID == "" {
+				t.Errorf("exp %v, expires_at %v, session_id %q", exp, session["expires_at"], sessionID)
+			}
+			if amr := claims["amr"].([]any); len(amr) != 1 || amr[0].(map[string]any)["method"] != "otp" {
+				t.Errorf("amr = %v", amr)
+			}
+
+			user := f.do("GET", "/auth/v1/user", "", bearer(session)...)
+			if user.status != 200 {
+				t.Fatalf("GET /user = %d %s", user.status, user.raw)
+			}
+			var keysGot []string
+			for k := range user.body {
+				keysGot = append(keysGot, k)
+			}
+			wantKeys := []string{"app_metadata", "aud", "created_at", "email", "email_confirmed_at", "id", "identities",
+				"is_anonymous", "last_sign_in_at", "phone", "role", "updated_at", "user_metadata"}
+			slices.Sort(keysGot)
+			if diff := cmp.Diff(wantKeys, keysGot); diff != "" {
+				t.Errorf("user fields (-want +got):\n%s", diff)
+			}
+			if user.body["id"] != f.ada.ID || user.body["email_confirmed_at"] == nil || user.body["role"] != "authenticated" {
+				t.Errorf("user = %s", user.raw)
+			}
+			if diff := cmp.Diff(session["user"], user.body); diff != "" {
+				t.Errorf("user of the session and of GET /user differ (-session +user):\n%s", diff)
+			}
+		})
+	}
+}
+
+// verifyWithJWKS checks token's ES256 signature with the JWKS key its kid
+// names, as the client's getClaims does, and returns its claims.
+func verifyWithJWKS(t *testing.T, token, jwksJSON string) map[string]any {
+	t.Helper()
+	var set struct {
+		Keys []struct{ Kid, Kty, Crv, Alg, X, Y string } `json:"keys"`
+	}
+	if err := json.Unmarshal([]byte(jwksJSON), &set); err != nil || len(set.Keys) == 0 {
+		t.Fatalf("JWKS %s: %v", jwksJSON, err)
+	}
+	claims := jwt.MapClaims{}
+	_, err := jwt.ParseWithClaims(token, claims, func(tok *jwt.Token) (any, error) {
+		for _, k := range set.Keys {
+			if k.Kid == tok.Header["kid"] && k.Kty == "EC" && k.Crv == "P-256" && k.Alg == "ES256" {
+				x, _ := base64.RawURLEncoding.DecodeString(k.X)
+				y, _ := base64.RawURLEncoding.DecodeString(k.Y)
+				return &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}, nil
+			}
+		}
+		return nil, jwt.ErrTokenUnverifiable
+	}, jwt.WithValidMethods([]string{"ES256"}), jwt.WithoutClaimsValidation())
+	if err != nil {
+		t.Fatalf("token does not verify with the JWKS: %v", err)
+	}
+	return claims
+}
+
+// TestRefreshRotation: a refresh token rotates; used again within the
+// grace window it still works, after it the whole session ends at once.
+func TestRefreshRotation(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			f := newFixture(t, engine)
+			session := f.signIn()
+			refresh := func(token string) response {
+				return f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+token+`"}`)
+			}
+			first := session["refresh_token"].(string)
+			r := refresh(first)
+			if r.status != 200 || r.body["refresh_token"] == first || r.body["access_token"] == "" {
+				t.Fatalf("refresh = %d %s", r.status, r.raw)
+			}
+			second := r.body["refresh_token"].(string)
+			f.clock.Advance(5 * time.Second)
+			if r := refresh(first); r.status != 200 {
+				t.Fatalf("reuse within the grace window = %d %s", r.status, r.raw)
+			}
+			if r := refresh(second); r.status != 200 {
+				t.Fatalf("the second token = %d %s", r.status, r.raw)
+			}
+			f.clock.Advance(auth.RefreshReuseGrace)
+			if r := refresh(first); r.status != 400 || r.body["error_code"] != "refresh_token_already_used" {
+				t.Fatalf("reuse after the grace window = %d %s", r.status, r.raw)
+			}
+			if r := f.do("GET", "/auth/v1/user", "", bearer(session)...); r.status != 403 || r.body["error_code"] != "session_not_found" {
+				t.Errorf("access token of the revoked session = %d %s", r.status, r.raw)
+			}
+		})
+	}
+}
+
+// TestOTPDoesNotTellWhoIsStaff: staff and others get the same answers,
+// including the per-address limit; only staff get mail.
+func TestOTPDoesNotTellWhoIsStaff(t *testing.T) {
+	f := newFixture(t, sqlite())
+	for _, email := range []string{adaEmail, "eve@studio.test"} {
+		first := f.do("POST", "/auth/v1/otp", `{"email":"`+email+`"}`)
+		second := f.do("POST", "/auth/v1/otp", `{"email":"`+email+`"}`)
+		if first.status != 200 || first.raw != "{}\n" {
+			t.Errorf("%s first = %d %s", email, first.status, first.raw)
+		}
+		if second.status != 429 || second.body["error_code"] != "over_email_send_rate_limit" ||
+			second.body["msg"] != "For security purposes, you can only request this after 60 seconds." {
+			t.Errorf("%s second = %d %s", email, second.status, second.raw)
+		}
+	}
+	mails := f.mail()
+	if strings.Count(mails, "Your code to sign in") != 1 || !strings.Contains(mails, "studio.test") {
+		t.Errorf("mails = %q, want one, to Ada", mails)
+	}
+}
+
+// TestCodeRules: a code works once, not after five wrong tries, and a link
+// works once.
+func TestCodeRules(t *testing.T) {
+	f := newFixture(t, sqlite())
+	verify := func(body string) response { return f.do("POST", "/auth/v1/verify", body) }
+	code, tokenHash := f.askCode(adaEmail)
+	for range auth.MaxCodeTries {
+		if r := verify(`{"type":"email","email":"ada@studio.test","token":"x"}`); r.status != 403 {
+			t.Fatalf("wrong code = %d", r.status)
+		}
+	}
+	if r := verify(`{"type":"email","email":"ada@studio.test","token":"` + code + `"}`); r.status != 403 || r.body["error_code"] != "otp_expired" {
+		t.Errorf("right code after five wrong ones = %d %s", r.status, r.raw)
+	}
+	// The fifth wrong try killed the mail's link as well.
+	if r := verify(`{"type":"magiclink","token_hash":"` + tokenHash + `"}`); r.status != 403 {
+		t.Errorf("link of a dead code = %d %s", r.status, r.raw)
+	}
+
+	f.clock.Advance(auth.EmailInterval)
+	_, tokenHash = f.askCode("ADA@studio.test ")
+	if r := verify(`{"type":"magiclink","token_hash":"` + tokenHash + `"}`); r.status != 200 {
+		t.Fatalf("link = %d %s", r.status, r.raw)
+	}
+	if r := verify(`{"type":"magiclink","token_hash":"` + tokenHash + `"}`); r.status != 403 || r.body["msg"] != "Email link is invalid or has expired" {
+		t.Errorf("link used twice = %d %s", r.status, r.raw)
+	}
+
+	f.clock.Advance(auth.EmailInterval)
+	code, _ = f.askCode(adaEmail)
+	f.clock.Advance(10*time.Minute + time.Second)
+	if r := verify(`{"type":"email","email":"ada@studio.test","token":"` + code + `"}`); r.status != 403 {
+		t.Errorf("expired code = %d %s", r.status, r.raw)
+	}
+}
+
+// TestLogoutScopes: sign-out ends the sessions of its scope at once; their
+// access tokens stop working immediately.
+func TestLogoutScopes(t *testing.T) {
+	tests := []struct {
+		scope    string
+		wantLeft []bool // of sessions a, b, c; b signs out
+	}{
+		{"", []bool{false, false, false}},
+		{"global", []bool{false, false, false}},
+		{"local", []bool{true, false, true}},
+		{"others", []bool{false, true, false}},
+	}
+	for _, tt := range tests {
+		t.Run("scope "+tt.scope, func(t *testing.T) {
+			f := newFixture(t, sqlite())
+			sessions := []map[string]any{f.signIn(), f.signIn(), f.signIn()}
+			if r := f.do("POST", "/auth/v1/logout?scope=everything", "", bearer(sessions[1])...); r.status != 400 || r.body["error_code"] != "validation_failed" {
+				t.Errorf("bad scope = %d %s", r.status, r.raw)
+			}
+			path := "/auth/v1/logout"
+			if tt.scope != "" {
+				path += "?scope=" + tt.scope
+			}
+			if r := f.do("POST", path, "", bearer(sessions[1])...); r.status != 204 || r.raw != "" {
+				t.Fatalf("logout = %d %s", r.status, r.raw)
+			}
+			for i, s := range sessions {
+				r := f.do("GET", "/auth/v1/user", "", bearer(s)...)
+				if left := r.status == 200; left != tt.wantLeft[i] {
+					t.Errorf("session %d: GET /user = %d %s", i, r.status, r.raw)
+				}
+				if r.status != 200 && r.body["error_code"] != "session_not_found" {
+					t.Errorf("session %d: %s, want session_not_found", i, r.raw)
+				}
+			}
+		})
+	}
+}
+
+// TestRemovedStaffLoseAccessAtOnce: removing a person ends their sessions.
+func TestRemovedStaffLoseAccessAtOnce(t *testing.T) {
+	f := newFixture(t, sqlite())
+	session := f.signIn()
+	if _, err := f.db.RemoveUser(context.Background(), adaEmail, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.do("GET", "/auth/v1/user", "", bearer(session)...); r.status != 403 || r.body["error_code"] != "session_not_found" {
+		t.Errorf("GET /user after removal = %d %s", r.status, r.raw)
+	}
+	r := f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+session["refresh_token"].(string)+`"}`)
+	if r.status != 400 || r.body["error_code"] != "refresh_token_not_found" {
+		t.Errorf("refresh after removal = %d %s", r.status, r.raw)
+	}
+}
+
+// TestRateLimitPerIP: /otp, /verify and /token answer 429 past the limit.
+func TestRateLimitPerIP(t *testing.T) {
+	f := newFixture(t, sqlite(), func(c *auth.Config) {
+		c.RateLimit = ratelimit.Rate{N: 2, Per: time.Minute}
+		c.RefreshRateLimit = ratelimit.Rate{N: 2, Per: time.Minute}
+	})
+	for _, path := range []string{"/auth/v1/verify", "/auth/v1/token?grant_type=refresh_token"} {
+		body := `{"type":"email","email":"x@studio.test","token":"1","refresh_token":"x"}`
+		var last response
+		for range 3 {
+			last = f.do("POST", path, body)
+		}
+		if last.status != 429 || last.body["error_code"] != "over_request_rate_limit" || last.header.Get("Retry-After") == "" {
+			t.Errorf("%s third = %d %s", path, last.status, last.raw)
+		}
+	}
+}
+
+// TestSettingsHealthCORS: the public endpoints, and CORS for allowed origins.
+func TestSettingsHealthCORS(t *testing.T) {
+	f := newFixture(t, sqlite())
+	s := f.do("GET", "/auth/v1/settings", "")
+	if s.status != 200 || s.body["disable_signup"] != true || s.body["external"].(map[string]any)["email"] != true ||
+		s.body["external"].(map[string]any)["phone"] != false {
+		t.Errorf("settings = %d %s", s.status, s.raw)
+	}
+	if h := f.do("GET", "/auth/v1/health", ""); h.status != 200 {
+		t.Errorf("health = %d", h.status)
+	}
+	pre := f.do("OPTIONS", "/auth/v1/token", "", "Origin", "https://console.test")
+	if pre.status != 204 || !strings.Contains(pre.header.Get("Access-Control-Allow-Headers"), "x-supabase-api-version") ||
+		pre.header.Get("Access-Control-Allow-Origin") != "https://console.test" {
+		t.Errorf("preflight = %d %v", pre.status, pre.header)
+	}
+	r := f.do("POST", "/auth/v1/verify", `{}`, "Origin", "https://console.test")
+	if r.header.Get("Access-Control-Expose-Headers") != "x-supabase-api-version, x-sb-error-code" {
+		t.Errorf("expose headers = %q", r.header.Get("Access-Control-Expose-Headers"))
+	}
+}
+
+// FuzzRequests: whatever the body or token, the answer is never a 5xx.
+func FuzzRequests(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"type":"email","email":"ada@studio.test","token":"123456"}`, `{"token_hash":"abc","type":"magiclink"}`,
+		`{"refresh_token":"abc"}`, `eyJhbGciOiJFUzI1NiJ9.e30.x`, "\x00\xff", `{"type":["email"]}`, `null`} {
+		f.Add(seed)
+	}
+	fx := newFixture(f, sqlite())
+	f.Fuzz(func(t *testing.T, in string) {
+		fx.t = t
+		for _, req := range []struct{ method, path, body string }{
+			{"POST", "/auth/v1/verify", in},
+			{"POST", "/auth/v1/token?grant_type=refresh_token", in},
+			{"POST", "/auth/v1/otp", in},
+		} {
+			if r := fx.do(req.method, req.path, req.body); r.status >= 500 {
+				t.Errorf("%s %s %q = %d %s", req.method, req.path, in, r.status, r.raw)
+			}
+		}
+		r := httptest.NewRequest("GET", "/auth/v1/user", bytes.NewReader(nil))
+		r.Header.Set("Authorization", "Bearer "+strings.Map(func(c rune) rune {
+			if c <= ' ' || c > '~' {
+				return 'x'
+			}
+			return c
+		}, in))
+		w := httptest.NewRecorder()
+		fx.svc.ServeHTTP(w, r)
+		if w.Code >= 500 {
+			t.Errorf("GET /user with %q = %d %s", in, w.Code, w.Body.String())
+		}
+	})
+}
+
+// TestPKCE: with a code_challenge, the mailed link carries an auth code that
+// signs in only with the matching verifier, once, before it expires.
+func TestPKCE(t *testing.T) {
+	f := newFixture(t, sqlite())
+	verifier := strings.Repeat("v", 50)
+	sum := sha256.Sum256([]byte(verifier))
+	challenge := base64.RawURLEncoding.EncodeToString(sum[:])
+	askPKCE := func() string {
+		r := f.do("POST", "/auth/v1/otp", `{"email":"ada@studio.test","code_challenge":"`+challenge+`","code_challenge_method":"s256"}`)
+		if r.status != 200 {
+			t.Fatalf("otp = %d %s", r.status, r.raw)
+		}
+		m := regexp.MustCompile(`\?code=([A-Za-z0-9_-]+)&token_hash=`).FindStringSubmatch(f.mail())
+		if m == nil {
+			t.Fatal("no auth code in the link")
+		}
+		f.clock.Advance(auth.EmailInterval)
+		return m[1]
+	}
+	exchange := func(code, verifier string) response {
+		return f.do("POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"`+code+`","code_verifier":"`+verifier+`"}`)
+	}
+	code := askPKCE()
+	if r := exchange(code, "wrong-verifier"); r.status != 400 || r.body["error_code"] != "bad_code_verifier" {
+		t.Errorf("wrong verifier = %d %s", r.status, r.raw)
+	}
+	r := exchange(code, verifier)
+	if r.status != 200 || r.body["access_token"] == nil || r.body["user"].(map[string]any)["email"] != adaEmail {
+		t.Fatalf("exchange = %d %s", r.status, r.raw)
+	}
+	if r := f.do("GET", "/auth/v1/user", "", bearer(r.body)...); r.status != 200 {
+		t.Errorf("GET /user with the PKCE session = %d", r.status)
+	}
+	if r := exchange(code, verifier); r.status != 404 || r.body["error_code"] != "flow_state_not_found" {
+		t.Errorf("second exchange = %d %s", r.status, r.raw)
+	}
+	code = askPKCE()
+	f.clock.Advance(10 * time.Minute)
+	if r := exchange(code, verifier); r.status != 422 || r.body["error_code"] != "flow_state_expired" {
+		t.Errorf("expired = %d %s", r.status, r.raw)
+	}
+}
+
+// TestRecoverAndResend: /recover mails a recovery code that verifies only
+// as recovery; /resend signup mails a sign-in code; email_change sends
+// nothing.
+func TestRecoverAndResend(t *testing.T) {
+	f := newFixture(t, sqlite())
+	if r := f.do("POST", "/auth/v1/recover", `{"email":"ada@studio.test"}`); r.status != 200 || r.raw != "{}\n" {
+		t.Fatalf("recover = %d %s", r.status, r.raw)
+	}
+	mail := f.mail()
+	code := codeInMail.FindStringSubmatch(mail)
+	if code == nil || !strings.Contains(mail, "type=recovery") || !strings.Contains(mail, "recover your access") {
+		t.Fatalf("recovery mail:\n%s", mail)
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"email","email":"ada@studio.test","token":"`+code[1]+`"}`); r.status != 403 {
+		t.Errorf("recovery code as type email = %d %s", r.status, r.raw)
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"recovery","email":"ada@studio.test","token":"`+code[1]+`"}`); r.status != 200 {
+		t.Errorf("recovery code = %d %s", r.status, r.raw)
+	}
+	f.clock.Advance(auth.EmailInterval)
+	if r := f.do("POST", "/auth/v1/resend", `{"type":"email_change","email":"ada@studio.test"}`); r.status != 200 || f.mail() != "" {
+		t.Errorf("resend email_change = %d %s, want 200 and no mail", r.status, r.raw)
+	}
+	f.clock.Advance(auth.EmailInterval)
+	if r := f.do("POST", "/auth/v1/resend", `{"type":"signup","email":"ada@studio.test"}`); r.status != 200 {
+		t.Fatalf("resend signup = %d %s", r.status, r.raw)
+	}
+	code = codeInMail.FindStringSubmatch(f.mail())
+	if code == nil {
+		t.Fatal("no code in the resent mail")
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"email","email":"ada@studio.test","token":"`+code[1]+`"}`); r.status != 200 {
+		t.Errorf("resent code = %d %s", r.status, r.raw)
+	}
+	if r := f.do("POST", "/auth/v1/recover", `{"email":"eve@studio.test"}`); r.status != 200 || f.mail() != "" {
+		t.Errorf("recover for someone who is not staff = %d %s, want 200 and no mail", r.status, r.raw)
+	}
+}

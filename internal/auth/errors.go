@@ -1,0 +1,87 @@
+package auth
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// apiError is an error answer of the service: GoTrue's status, error code
+// and message.
+type apiError struct {
+	status int
+	code   string
+	msg    string
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.status, e.code, e.msg) }
+
+func newError(status int, code, format string, args ...any) *apiError {
+	return &apiError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// GoTrue's error codes that this service answers with.
+const (
+	codeBadJSON                 = "bad_json"
+	codeBadJWT                  = "bad_jwt"
+	codeValidationFailed        = "validation_failed"
+	codeNoAuthorization         = "no_authorization"
+	codeOTPExpired              = "otp_expired"
+	codeOverEmailSendRateLimit  = "over_email_send_rate_limit"
+	codeOverRequestRateLimit    = "over_request_rate_limit"
+	codeRefreshTokenNotFound    = "refresh_token_not_found"
+	codeRefreshTokenAlreadyUsed = "refresh_token_already_used"
+	codeSessionNotFound         = "session_not_found"
+	codeUserNotFound            = "user_not_found"
+	codeInvalidCredentials      = "invalid_credentials"
+	codePhoneProviderDisabled   = "phone_provider_disabled"
+	codeRequestTooLarge         = "request_entity_too_large"
+	codeUnexpectedFailure       = "unexpected_failure"
+	codeNotFound                = "not_found"
+	codeMethodNotAllowed        = "method_not_allowed"
+	codeFlowStateNotFound       = "flow_state_not_found"
+	codeFlowStateExpired        = "flow_state_expired"
+	codeBadCodeVerifier         = "bad_code_verifier"
+)
+
+// apiVersionHeader is the header by which the client asks for the error
+// format of a date; apiVersion20240101 is the one newer format there is.
+const (
+	apiVersionHeader   = "X-Supabase-Api-Version"
+	apiVersion20240101 = "2024-01-01"
+)
+
+// writeError answers e in the format the request asks for: with
+// X-Supabase-Api-Version 2024-01-01 or later, {code, message} and the header
+// echoed; otherwise (no header, an older date, or one that is not a date)
+// {code: status, error_code, msg}. Both carry x-sb-error-code.
+func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
+	h := w.Header()
+	h.Set("x-sb-error-code", e.code)
+	if newErrorFormat(r.Header.Get(apiVersionHeader)) {
+		h.Set(apiVersionHeader, apiVersion20240101)
+		writeJSON(w, e.status, struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		}{e.code, e.msg})
+		return
+	}
+	writeJSON(w, e.status, struct {
+		Code      int    `json:"code"`
+		ErrorCode string `json:"error_code"`
+		Msg       string `json:"msg"`
+	}{e.status, e.code, e.msg})
+}
+
+func newErrorFormat(version string) bool {
+	d, err := time.Parse("2006-01-02", version)
+	return err == nil && !d.Before(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

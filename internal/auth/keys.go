@@ -1,0 +1,149 @@
+package auth
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+)
+
+// AlgES256 is the only signing algorithm: ECDSA on P-256 with SHA-256.
+const AlgES256 = "ES256"
+
+// NewSigningKey makes a new ES256 signing key.
+func NewSigningKey(now time.Time) (SigningKey, error) {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
+	}
+	return SigningKey{KID: uuid.NewString(), Algorithm: AlgES256, PrivateKey: der, CreatedAt: now.UTC()}, nil
+}
+
+// KeyStore is the part of Store that keeps signing keys.
+type KeyStore interface {
+	EnsureSigningKey(ctx context.Context, candidate SigningKey) ([]SigningKey, error)
+}
+
+// Keys are the signing keys in use: the newest signs, all verify.
+type Keys struct {
+	signer  signer
+	public  map[string]*ecdsa.PublicKey // by kid
+	jwks    []byte                      // the JWKS document
+	created time.Time                   // of the signer
+}
+
+type signer struct {
+	kid string
+	key *ecdsa.PrivateKey
+}
+
+// LoadKeys reads the store's signing keys, creating the first one when it
+// has none.
+func LoadKeys(ctx context.Context, st KeyStore, now time.Time) (*Keys, error) {
+	candidate, err := NewSigningKey(now)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := st.EnsureSigningKey(ctx, candidate)
+	if err != nil {
+		return nil, fmt.Errorf("load signing keys: %w", err)
+	}
+	return parseKeys(stored)
+}
+
+func parseKeys(stored []SigningKey) (*Keys, error) {
+	if len(stored) == 0 {
+		return nil, errors.New("load signing keys: none")
+	}
+	k := &Keys{public: map[string]*ecdsa.PublicKey{}}
+	var doc struct {
+		Keys []jwk `json:"keys"`
+	}
+	for i, sk := range stored {
+		if sk.Algorithm != AlgES256 {
+			return nil, fmt.Errorf("signing key %s: algorithm %q, want ES256", sk.KID, sk.Algorithm)
+		}
+		parsed, err := x509.ParsePKCS8PrivateKey(sk.PrivateKey)
+		if err != nil {
+			return nil, fmt.Errorf("signing key %s: %w", sk.KID, err)
+		}
+		priv, ok := parsed.(*ecdsa.PrivateKey)
+		if !ok || priv.Curve != elliptic.P256() {
+			return nil, fmt.Errorf("signing key %s: not a P-256 key", sk.KID)
+		}
+		if i == 0 { // newest first
+			k.signer = signer{kid: sk.KID, key: priv}
+			k.created = sk.CreatedAt
+		}
+		k.public[sk.KID] = &priv.PublicKey
+		doc.Keys = append(doc.Keys, publicJWK(sk.KID, &priv.PublicKey))
+	}
+	var err error
+	if k.jwks, err = json.Marshal(doc); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// jwk is a public key as a JSON Web Key, in the form WebCrypto imports
+// (the client's getClaims verifies with crypto.subtle).
+type jwk struct {
+	Alg    string   `json:"alg"`
+	Crv    string   `json:"crv"`
+	Ext    bool     `json:"ext"`
+	KeyOps []string `json:"key_ops"`
+	KID    string   `json:"kid"`
+	Kty    string   `json:"kty"`
+	Use    string   `json:"use"`
+	X      string   `json:"x"`
+	Y      string   `json:"y"`
+}
+
+func publicJWK(kid string, pub *ecdsa.PublicKey) jwk {
+	// The uncompressed point is 0x04 || X || Y, each 32 bytes. A P-256
+	// key always converts.
+	e, _ := pub.ECDH()
+	point := e.Bytes()
+	return jwk{Alg: AlgES256, Crv: "P-256", Ext: true, KeyOps: []string{"verify"}, KID: kid, Kty: "EC", Use: "sig",
+		X: base64.RawURLEncoding.EncodeToString(point[1:33]), Y: base64.RawURLEncoding.EncodeToString(point[33:65])}
+}
+
+// JWKS is the JSON Web Key Set of the public keys.
+func (k *Keys) JWKS() []byte { return k.jwks }
+
+// sign signs claims with the newest key, naming it in the header's kid.
+func (k *Keys) sign(claims jwt.Claims) (string, error) {
+	t := jwt.NewWithClaims(jwt.SigningMethodES256, claims)
+	t.Header["kid"] = k.signer.kid
+	return t.SignedString(k.signer.key)
+}
+
+// keyFor finds the public key a token names in its kid.
+func (k *Keys) keyFor(t *jwt.Token) (any, error) {
+	kid, _ := t.Header["kid"].(string)
+	if pub, ok := k.public[kid]; ok {
+		return pub, nil
+	}
+	return nil, fmt.Errorf("unrecognized JWT kid %q", kid)
+}
+
+// AnonKey is the public key the client is created with
+// (createClient(siteOrigin, anonKey)): a JWT of the role anon, as Supabase's
+// anon keys are. It grants nothing beyond what a visitor may do; the
+// service does not require it.
+func (k *Keys) AnonKey() (string, error) {
+	return k.sign(jwt.MapClaims{"iss": "studio", "role": "anon", "iat": k.created.Unix()})
+}

@@ -1,0 +1,110 @@
+package auth
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+)
+
+// PKCE (RFC 7636): a client that asks for a code with a code_challenge
+// gets a link that also carries an auth code (the link's token), which only
+// the holder of the matching code_verifier can trade for a session
+// (grant_type=pkce). As in GoTrue, the typed code and the token_hash stay
+// valid ways in for the same mail.
+
+// maxChallengeLength bounds a code_challenge or code_verifier (RFC 7636:
+// 43 to 128 characters).
+const maxChallengeLength = 128
+
+// pkceMethod checks a code_challenge and its method and returns the method
+// as stored (s256 or plain), or GoTrue's 400.
+func pkceMethod(challenge, method string) (string, *apiError) {
+	method = strings.ToLower(method)
+	switch {
+	case challenge == "" && method == "":
+		return "", nil
+	case challenge == "" || method == "":
+		return "", newError(http.StatusBadRequest, codeValidationFailed, "PKCE flow requires code_challenge and code_challenge_method")
+	case method != "s256" && method != "plain":
+		return "", newError(http.StatusBadRequest, codeValidationFailed, "code challenge method not supported")
+	case len(challenge) > maxChallengeLength:
+		return "", newError(http.StatusBadRequest, codeValidationFailed, "code challenge has to be at most %d characters", maxChallengeLength)
+	}
+	return method, nil
+}
+
+// verifies reports whether verifier matches challenge by method, in
+// constant time.
+func verifies(verifier string) func(challenge, method string) bool {
+	return func(challenge, method string) bool {
+		want := verifier
+		if method == "s256" {
+			sum := sha256.Sum256([]byte(verifier))
+			want = base64.RawURLEncoding.EncodeToString(sum[:])
+		}
+		return subtle.ConstantTimeCompare([]byte(want), []byte(challenge)) == 1
+	}
+}
+
+// pkceParams is the body of grant_type=pkce.
+type pkceParams struct {
+	AuthCode     string `json:"auth_code"`
+	CodeVerifier string `json:"code_verifier"`
+}
+
+// pkceGrant trades a link's auth code and the code verifier for a session.
+func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
+	var p pkceParams
+	if e := decode(w, r, &p); e != nil {
+		writeError(w, r, e)
+		return
+	}
+	if p.AuthCode == "" || p.CodeVerifier == "" {
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "invalid request: both auth code and code verifier should be non-empty"))
+		return
+	}
+	if !s.allow(w, r, s.limitVerify) {
+		return
+	}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	now := s.cfg.Now()
+	audit := s.audit(r, ActionLoginFailed)
+	audit.Detail = "pkce"
+	userID, err := "", error(ErrNotFound)
+	if len(p.AuthCode) <= maxTokenLength && len(p.CodeVerifier) <= maxChallengeLength {
+		userID, err = s.store.ConsumePKCE(ctx, LinkHash(p.AuthCode), now, MaxCodeTries, verifies(p.CodeVerifier))
+	}
+	var e *apiError
+	switch {
+	case errors.Is(err, ErrNotFound):
+		e = newError(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found")
+	case errors.Is(err, ErrFlowStateExpired):
+		e = newError(http.StatusUnprocessableEntity, codeFlowStateExpired, "invalid flow state, flow state has expired")
+	case errors.Is(err, ErrBadCodeVerifier):
+		e = newError(http.StatusBadRequest, codeBadCodeVerifier, "code challenge does not match previously saved code verifier")
+	case err != nil:
+		s.failed(w, r, "consume PKCE code", err)
+		return
+	}
+	if e != nil {
+		if aerr := s.store.Audit(ctx, audit); aerr != nil {
+			s.cfg.Logger.Error("auth: audit", "err", aerr)
+		}
+		writeError(w, r, e)
+		return
+	}
+	u, err := s.store.FindUserByID(ctx, userID)
+	if errors.Is(err, ErrNotFound) {
+		writeError(w, r, newError(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found"))
+		return
+	}
+	if err != nil {
+		s.failed(w, r, "find user", err)
+		return
+	}
+	s.startSession(w, r, u, "magiclink", audit)
+}

@@ -1,0 +1,53 @@
+package auth
+
+import (
+	"net/http"
+)
+
+// settings is the answer of GET /settings: e-mail sign-in only, no sign-up.
+type settings struct {
+	External          map[string]bool `json:"external"`
+	DisableSignup     bool            `json:"disable_signup"`
+	MailerAutoconfirm bool            `json:"mailer_autoconfirm"`
+	PhoneAutoconfirm  bool            `json:"phone_autoconfirm"`
+	SMSProvider       string          `json:"sms_provider"`
+	SAMLEnabled       bool            `json:"saml_enabled"`
+}
+
+// externalProviders are GoTrue's provider names; only email is on.
+var externalProviders = []string{"anonymous_users", "apple", "azure", "bitbucket", "discord", "email", "facebook",
+	"figma", "fly", "github", "gitlab", "google", "kakao", "keycloak", "linkedin", "linkedin_oidc", "notion",
+	"phone", "slack", "slack_oidc", "snapchat", "spotify", "twitch", "twitter", "workos", "zoom"}
+
+// handleSettings handles GET /auth/v1/settings.
+func (s *Service) handleSettings(w http.ResponseWriter, _ *http.Request) {
+	ext := map[string]bool{}
+	for _, p := range externalProviders {
+		ext[p] = p == "email"
+	}
+	writeJSON(w, http.StatusOK, settings{External: ext, DisableSignup: true})
+}
+
+// handleHealth handles GET /auth/v1/health.
+func (s *Service) handleHealth(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{
+		"version": "studio", "name": "GoTrue", "description": "GoTrue is a user registration and authentication API",
+	})
+}
+
+// HandleJWKS handles GET /.well-known/jwks.json, at the site's root and
+// under /auth/v1: the public keys of the access tokens. Clients may cache
+// it for ten minutes, so a new key is published at least that long before
+// it signs (key rotation).
+func (s *Service) HandleJWKS(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	keys, err := s.signingKeys(ctx, false)
+	if err != nil {
+		s.failed(w, r, "load signing keys", err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=600")
+	_, _ = w.Write(keys.JWKS())
+}

@@ -1,0 +1,86 @@
+package auth
+
+import "net/http"
+
+// recoverParams is the body of POST /recover.
+type recoverParams struct {
+	Email               string `json:"email"`
+	CodeChallenge       string `json:"code_challenge"`
+	CodeChallengeMethod string `json:"code_challenge_method"`
+}
+
+// handleRecover handles POST /auth/v1/recover (the client's
+// resetPasswordForEmail): mails a recovery code and link. Verifying it with
+// type recovery signs in, and the client emits PASSWORD_RECOVERY. Staff
+// have no password, so recovery is a way back in, answered as /otp is.
+func (s *Service) handleRecover(w http.ResponseWriter, r *http.Request) {
+	var p recoverParams
+	if e := decode(w, r, &p); e != nil {
+		writeError(w, r, e)
+		return
+	}
+	if p.Email == "" {
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeValidationFailed, "Password recovery requires an email"))
+		return
+	}
+	email, e := normalizeEmail(p.Email)
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	method, e := pkceMethod(p.CodeChallenge, p.CodeChallengeMethod)
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	if !s.allow(w, r, s.limitOTP) {
+		return
+	}
+	s.mailCode(w, r, email, PurposeRecovery, p.CodeChallenge, method)
+}
+
+// resendParams is the body of POST /resend.
+type resendParams struct {
+	Type  string `json:"type"`
+	Email string `json:"email"`
+	Phone string `json:"phone"`
+}
+
+// handleResend handles POST /auth/v1/resend {email, type}. There are no
+// sign-ups to confirm, so type signup mails a sign-in code as /otp does
+// (a new member of staff confirms the address by signing in); there is no
+// pending e-mail change yet, so email_change answers 200 {} and sends
+// nothing. Phone types are not offered.
+func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
+	var p resendParams
+	if e := decode(w, r, &p); e != nil {
+		writeError(w, r, e)
+		return
+	}
+	switch p.Type {
+	case "signup", "email_change":
+	case "sms", "phone_change":
+		writeError(w, r, newError(http.StatusBadRequest, codePhoneProviderDisabled, "Phone sign-in is not offered: staff sign in with an e-mail code"))
+		return
+	default:
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Missing one of these types: signup, email_change, sms, phone_change"))
+		return
+	}
+	if p.Phone != "" {
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only an email address or phone number should be provided."))
+		return
+	}
+	email, e := normalizeEmail(p.Email)
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	if !s.allow(w, r, s.limitOTP) {
+		return
+	}
+	purpose := PurposeSignIn
+	if p.Type == "email_change" {
+		purpose = "" // nothing to resend: mailCode sends nothing for it
+	}
+	s.mailCode(w, r, email, purpose, "", "")
+}

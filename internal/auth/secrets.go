@@ -1,0 +1,72 @@
+package auth
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"time"
+)
+
+// The secrets the service hands out (codes, link tokens, refresh tokens)
+// are stored only as SHA-256 hashes, each under its own label so that one
+// kind's hash can never stand for another's.
+
+// CodeDigits is the length of a sign-in code; MaxCodeTries how many wrong
+// codes kill one.
+const (
+	CodeDigits   = 6
+	MaxCodeTries = 5
+)
+
+// NewCode makes a one-time sign-in code for the user: the code to type, the
+// token_hash the mailed link carries, and what the store keeps of both.
+func NewCode(userID, purpose string, now time.Time, expiry time.Duration) (code, tokenHash string, c Code, err error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", "", Code{}, fmt.Errorf("new code: %w", err)
+	}
+	code = fmt.Sprintf("%0*d", CodeDigits, n.Int64())
+	if tokenHash, err = randomToken(); err != nil {
+		return "", "", Code{}, fmt.Errorf("new code: %w", err)
+	}
+	c = Code{UserID: userID, Purpose: purpose, CodeHash: CodeHash(userID, code), LinkHash: LinkHash(tokenHash),
+		CreatedAt: now, ExpiresAt: now.Add(expiry)}
+	return code, tokenHash, c, nil
+}
+
+// NewRefreshToken returns a new refresh token: 256 random bits.
+func NewRefreshToken() (string, error) { return randomToken() }
+
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// CodeHash is what the store keeps of a user's code. The user's id is part
+// of it, so equal codes of two people hash differently.
+func CodeHash(userID, code string) string { return hashOf("code", userID, code) }
+
+// LinkHash is what the store keeps of a link's token_hash.
+func LinkHash(tokenHash string) string { return hashOf("link", tokenHash) }
+
+// RefreshHash is what the store keeps of a refresh token.
+func RefreshHash(token string) string { return hashOf("refresh", token) }
+
+// AddressHash names an e-mail address in the per-address send limit.
+func AddressHash(email string) string { return hashOf("address", email) }
+
+func hashOf(label string, parts ...string) string {
+	h := sha256.New()
+	h.Write([]byte(label))
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,262 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"studio/internal/ratelimit"
+)
+
+// Limits of the service.
+const (
+	// MaxBodyBytes bounds a request body; every body of the contract is far
+	// smaller.
+	MaxBodyBytes = 64 << 10
+	// EmailInterval is the least time between two sign-in mails to one
+	// address.
+	EmailInterval = 60 * time.Second
+	// RefreshReuseGrace is how long a used refresh token may be used again
+	// (a client that lost the answer, two tabs refreshing at once) before
+	// its reuse ends the session.
+	RefreshReuseGrace = 10 * time.Second
+	// storeTimeout bounds a request's wait for the store.
+	storeTimeout = 15 * time.Second
+	// keyReloadInterval is how often an unknown kid may make the service
+	// read the store's keys again (another server may have rotated them).
+	keyReloadInterval = 10 * time.Second
+)
+
+// Config configures the service.
+type Config struct {
+	// SiteOrigin is the public origin of the site (https://studio.example):
+	// the access tokens' issuer is SiteOrigin/auth/v1, and mailed links
+	// point into the site.
+	SiteOrigin string
+	JWTExpiry  time.Duration // access token lifetime; 1 h when zero
+	OTPExpiry  time.Duration // code and link lifetime; 10 min when zero
+	// MailFrom is the sender of sign-in mails; empty means mail is off
+	// (codes come from "studio staff sign-in-code" only).
+	MailFrom string
+	// MailQueued, when set, is called after a mail was committed to the
+	// outbox (it wakes the sender).
+	MailQueued func()
+	// RateLimit is how many /otp and /verify requests one client IP may
+	// make; RefreshRateLimit how many /token requests. Zero: no limit.
+	RateLimit        ratelimit.Rate
+	RefreshRateLimit ratelimit.Rate
+	// AllowedOrigins may call the service from other sites (CORS).
+	AllowedOrigins []string
+	// ClientIP is the address of the client that made r (the server knows
+	// which proxies to believe); RemoteAddr's host when nil.
+	ClientIP func(r *http.Request) string
+	Now      func() time.Time
+	Logger   *slog.Logger
+}
+
+// Service is the /auth/v1 service. It is safe for concurrent use.
+type Service struct {
+	cfg    Config
+	store  Store
+	issuer string
+	mux    *http.ServeMux
+
+	limitOTP, limitVerify, limitToken *ratelimit.Limiter
+
+	keysMu     sync.Mutex
+	keys       *Keys
+	keysLoaded time.Time
+}
+
+// New returns the service on st. The signing keys are read (or the first
+// one made) on first use, so a store that is down at start delays nothing.
+func New(st Store, cfg Config) *Service {
+	if cfg.JWTExpiry <= 0 {
+		cfg.JWTExpiry = time.Hour
+	}
+	if cfg.OTPExpiry <= 0 {
+		cfg.OTPExpiry = 10 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.ClientIP == nil {
+		cfg.ClientIP = func(r *http.Request) string {
+			host, _, err := net.SplitHostPort(r.RemoteAddr)
+			if err != nil {
+				return r.RemoteAddr
+			}
+			return host
+		}
+	}
+	s := &Service{
+		cfg: cfg, store: st, issuer: strings.TrimSuffix(cfg.SiteOrigin, "/") + "/auth/v1",
+		limitOTP:    ratelimit.New(cfg.RateLimit, cfg.Now),
+		limitVerify: ratelimit.New(cfg.RateLimit, cfg.Now),
+		limitToken:  ratelimit.New(cfg.RefreshRateLimit, cfg.Now),
+	}
+	s.mux = http.NewServeMux()
+	s.addRoutes(s.mux)
+	return s
+}
+
+// Prefix is where the service is mounted.
+const Prefix = "/auth/v1"
+
+// addRoutes registers every route of the service, relative to Prefix.
+func (s *Service) addRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /settings", s.handleSettings)
+	mux.HandleFunc("GET /health", s.handleHealth)
+	mux.HandleFunc("GET /.well-known/jwks.json", s.HandleJWKS)
+	mux.HandleFunc("POST /otp", s.handleOTP)
+	mux.HandleFunc("POST /verify", s.handleVerify)
+	mux.HandleFunc("POST /recover", s.handleRecover)
+	mux.HandleFunc("POST /resend", s.handleResend)
+	mux.HandleFunc("POST /token", s.handleToken)
+	mux.HandleFunc("GET /user", s.handleUserGet)
+	mux.HandleFunc("POST /logout", s.handleLogout)
+	mux.HandleFunc("OPTIONS /", s.handlePreflight)
+	mux.HandleFunc("/", s.handleOther)
+}
+
+// ServeHTTP serves a request to a path under Prefix.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && s.originAllowed(origin) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
+	}
+	http.StripPrefix(Prefix, s.mux).ServeHTTP(w, r)
+}
+
+// The CORS headers: those the official client sends, and those it reads.
+const (
+	corsAllowHeaders  = "authorization, apikey, x-client-info, x-supabase-api-version, content-type"
+	corsExposeHeaders = "x-supabase-api-version, x-sb-error-code"
+)
+
+func (s *Service) originAllowed(origin string) bool {
+	return slices.Contains(s.cfg.AllowedOrigins, origin)
+}
+
+// handlePreflight handles OPTIONS under /auth/v1: the CORS preflight. Only
+// --allowed-origins pass.
+func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
+	if !s.originAllowed(r.Header.Get("Origin")) {
+		writeError(w, r, newError(http.StatusForbidden, codeValidationFailed, "Origin not allowed"))
+		return
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// knownPaths are the paths of routes, for the 405 answers.
+var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
+	"/token", "/user", "/logout"}
+
+// notOffered are GoTrue's endpoints this service leaves out, with why.
+var notOffered = map[string]string{
+	"/signup":                    "Sign-ups are disabled: staff are added by an operator",
+	"/sso":                       "Single sign-on is not offered",
+	"/authorize":                 "OAuth providers are not offered",
+	"/magiclink":                 "Use /otp to ask for a sign-in code",
+	"/invite":                    "Invitations are not offered: staff are added by an operator",
+	"/user/identities/authorize": "Identity linking is not offered",
+}
+
+// handleOther answers every other request: 405 for a route's path, a
+// clear 404 for GoTrue's endpoints that are not offered, 404 otherwise.
+func (s *Service) handleOther(w http.ResponseWriter, r *http.Request) {
+	if slices.Contains(knownPaths, r.URL.Path) {
+		writeError(w, r, newError(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method %s is not allowed on %s", r.Method, r.URL.Path))
+		return
+	}
+	if why, ok := notOffered[r.URL.Path]; ok {
+		writeError(w, r, newError(http.StatusNotFound, codeNotFound, "%s", why))
+		return
+	}
+	writeError(w, r, newError(http.StatusNotFound, codeNotFound, "No such endpoint"))
+}
+
+// signingKeys returns the keys, reading them from the store on first use;
+// with reload, again, at most once per keyReloadInterval.
+func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
+	s.keysMu.Lock()
+	defer s.keysMu.Unlock()
+	now := s.cfg.Now()
+	if s.keys != nil && (!reload || now.Sub(s.keysLoaded) < keyReloadInterval) {
+		return s.keys, nil
+	}
+	k, err := LoadKeys(ctx, s.store, now)
+	if err != nil {
+		if s.keys != nil {
+			return s.keys, nil
+		}
+		return nil, err
+	}
+	s.keys, s.keysLoaded = k, now
+	return k, nil
+}
+
+// decode reads the JSON body of r into v: 413 when too large, 400 bad_json
+// when it is not JSON of v's shape.
+func decode(w http.ResponseWriter, r *http.Request, v any) *apiError {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return newError(http.StatusRequestEntityTooLarge, codeRequestTooLarge, "Request body too large (max %d bytes)", MaxBodyBytes)
+		}
+		return newError(http.StatusBadRequest, codeBadJSON, "Could not read the request body")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return newError(http.StatusBadRequest, codeBadJSON, "Could not parse request body as JSON: %v", err)
+	}
+	return nil
+}
+
+// allow takes one request of the client from lim, or answers 429.
+func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim *ratelimit.Limiter) bool {
+	ok, retry := lim.Allow(s.cfg.ClientIP(r))
+	if ok {
+		return true
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
+	writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit, "Request rate limit reached"))
+	return false
+}
+
+// failed answers an unexpected error (the store's): logged, and a 500
+// that tells nothing.
+func (s *Service) failed(w http.ResponseWriter, r *http.Request, op string, err error) {
+	s.cfg.Logger.Error("auth: "+op, "path", r.URL.Path, "err", err)
+	writeError(w, r, newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again"))
+}
+
+func (s *Service) audit(r *http.Request, action string) AuditEntry {
+	return AuditEntry{At: s.cfg.Now(), Action: action, IP: s.cfg.ClientIP(r)}
+}
+
+func withStoreTimeout(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(r.Context(), storeTimeout)
+}

@@ -1,0 +1,81 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+)
+
+// handleToken handles POST /auth/v1/token?grant_type=…: refresh_token and
+// pkce (pkce.go); the others answer why not.
+func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
+	switch grant := r.URL.Query().Get("grant_type"); grant {
+	case "refresh_token":
+		s.refreshTokenGrant(w, r)
+	case "password":
+		writeError(w, r, newError(http.StatusBadRequest, codeInvalidCredentials, "Password sign-in is not offered: staff sign in with an e-mail code"))
+	case "pkce":
+		s.pkceGrant(w, r)
+	case "id_token":
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Sign-in with an ID token is not offered"))
+	default:
+		writeError(w, r, newError(http.StatusBadRequest, codeInvalidCredentials, "unsupported_grant_type"))
+	}
+}
+
+// refreshParams is the body of the refresh_token grant.
+type refreshParams struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+// refreshTokenGrant trades a refresh token for a new session answer and a
+// new refresh token (rotation). A token used again within
+// RefreshReuseGrace gets a fresh child too; after that, its reuse ends the
+// session (400 refresh_token_already_used).
+func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
+	var p refreshParams
+	if e := decode(w, r, &p); e != nil {
+		writeError(w, r, e)
+		return
+	}
+	if p.RefreshToken == "" {
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "refresh_token required"))
+		return
+	}
+	if !s.allow(w, r, s.limitToken) {
+		return
+	}
+	if len(p.RefreshToken) > maxTokenLength {
+		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
+		return
+	}
+	next, err := NewRefreshToken()
+	if err != nil {
+		s.failed(w, r, "new refresh token", err)
+		return
+	}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	now := s.cfg.Now()
+	sess, u, err := s.store.RefreshSession(ctx, RefreshHash(p.RefreshToken), RefreshHash(next), now, RefreshReuseGrace)
+	switch {
+	case errors.Is(err, ErrRefreshTokenNotFound):
+		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
+		return
+	case errors.Is(err, ErrSessionNotFound):
+		writeError(w, r, newError(http.StatusBadRequest, codeSessionNotFound, "Invalid Refresh Token: No Valid Session Found"))
+		return
+	case errors.Is(err, ErrRefreshTokenReused):
+		s.cfg.Logger.Warn("auth: refresh token used again after the grace window; session ended", "session_id", sess.ID)
+		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used"))
+		return
+	case err != nil:
+		s.failed(w, r, "refresh session", err)
+		return
+	}
+	answer, err := s.sessionAnswer(ctx, u, sess, next, now)
+	if err != nil {
+		s.failed(w, r, "sign access token", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, answer)
+}

@@ -1,0 +1,550 @@
+package store
+
+import (
+	"context"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"studio/internal/auth"
+	"studio/internal/notify"
+)
+
+// The staff sign-in service's state (package auth): users, sessions,
+// refresh tokens, one-time codes, signing keys and the audit log.
+
+// CreateUser adds a member of staff; auth.ErrExists when the address is
+// already one.
+func (s *DB) CreateUser(ctx context.Context, u auth.User, audit auth.AuditEntry) error {
+	meta, err := json.Marshal(nonNilMap(u.UserMetadata))
+	if err != nil {
+		return fmt.Errorf("insert user: %w", err)
+	}
+	var created bool
+	err = s.write(ctx, "insert user", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+			u.ID, u.Email, string(meta), s.d.timeArg(u.CreatedAt), s.d.timeArg(u.UpdatedAt))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		created = true
+		return s.audit(ctx, tx, audit)
+	})
+	if err == nil && !created {
+		return fmt.Errorf("insert user %s: %w", u.Email, auth.ErrExists)
+	}
+	return err
+}
+
+// ListUsers returns every member of staff, by address.
+func (s *DB) ListUsers(ctx context.Context) ([]auth.User, error) {
+	var out []auth.User
+	err := s.query(ctx, "list users", `SELECT `+userColumns+` FROM auth_users ORDER BY email`, nil,
+		func(rows *sql.Rows) error {
+			u, err := s.scanUser(rows)
+			out = append(out, u)
+			return err
+		})
+	return out, err
+}
+
+// RemoveUser removes the member of staff with the address and, with them,
+// every session, refresh token and code they had: their access tokens stop
+// working at once. auth.ErrNotFound when no one has the address.
+func (s *DB) RemoveUser(ctx context.Context, email string, audit auth.AuditEntry) (auth.User, error) {
+	var u auth.User
+	err := s.write(ctx, "remove user", func(tx *sql.Tx) error {
+		var err error
+		if u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE email = ?`), email)); err != nil {
+			return err
+		}
+		// Explicit deletes, not only ON DELETE CASCADE: the order of the
+		// children is then the same on both engines.
+		for _, q := range []string{
+			`DELETE FROM auth_refresh_tokens WHERE session_id IN (SELECT id FROM auth_sessions WHERE user_id = ?)`,
+			`DELETE FROM auth_sessions WHERE user_id = ?`,
+			`DELETE FROM auth_one_time_codes WHERE user_id = ?`,
+			`DELETE FROM auth_users WHERE id = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(q), u.ID); err != nil {
+				return err
+			}
+		}
+		audit.UserID = u.ID
+		return s.audit(ctx, tx, audit)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, fmt.Errorf("remove user %s: %w", email, auth.ErrNotFound)
+	}
+	return u, err
+}
+
+// FindUserByEmail implements auth.Store.
+func (s *DB) FindUserByEmail(ctx context.Context, email string) (auth.User, error) {
+	return s.findUser(ctx, "find user by e-mail", `email = ?`, email)
+}
+
+// FindUserByID implements auth.Store.
+func (s *DB) FindUserByID(ctx context.Context, id string) (auth.User, error) {
+	return s.findUser(ctx, "find user", `id = ?`, id)
+}
+
+const userColumns = `id, email, user_metadata, created_at, updated_at, email_confirmed_at, last_sign_in_at`
+
+func (s *DB) findUser(ctx context.Context, op, where string, arg any) (auth.User, error) {
+	if err := s.ready(ctx); err != nil {
+		return auth.User{}, fmt.Errorf("%s: %w", op, err)
+	}
+	u, err := s.scanUser(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE `+where), arg))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return u, auth.ErrNotFound
+	case err != nil:
+		return u, fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+	}
+	return u, nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func (s *DB) scanUser(row scanner) (auth.User, error) {
+	var u auth.User
+	var meta string
+	err := row.Scan(&u.ID, &u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt),
+		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt))
+	if err != nil {
+		return u, err
+	}
+	if err := json.Unmarshal([]byte(meta), &u.UserMetadata); err != nil {
+		return u, fmt.Errorf("user %s metadata: %w", u.ID, err)
+	}
+	u.UserMetadata = nonNilMap(u.UserMetadata)
+	return u, nil
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// ClaimEmailSend implements auth.Store. Rows older than a day are pruned
+// on the way, so the table holds only recent addresses.
+func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
+	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
+	var retry time.Duration
+	err := s.write(ctx, "claim e-mail send", func(tx *sql.Tx) error {
+		var last time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT last_sent_at FROM auth_email_sends WHERE address_hash = ?`), addressHash).
+			Scan(s.d.timeDest(&last))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return err
+		case now.Sub(last) < interval:
+			retry = interval - now.Sub(last)
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_email_sends WHERE last_sent_at < ?`),
+			s.d.timeArg(now.Add(-24*time.Hour))); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_email_sends (address_hash, last_sent_at) VALUES (?, ?)
+			ON CONFLICT (address_hash) DO UPDATE SET last_sent_at = excluded.last_sent_at`),
+			addressHash, s.d.timeArg(now)); err != nil {
+			return err
+		}
+		if code == nil {
+			return nil
+		}
+		if err := s.replaceCode(ctx, tx, *code); err != nil {
+			return err
+		}
+		if mail != nil {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
+				(mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+				mail.From, strings.Join(mail.To, "\n"), mail.ReplyTo, mail.Subject, mail.Body, s.d.timeArg(now), s.d.timeArg(now)); err != nil {
+				return err
+			}
+		}
+		return s.audit(ctx, tx, audit)
+	})
+	if err != nil {
+		return 0, err
+	}
+	if retry > 0 {
+		return retry, auth.ErrEmailSendRateExceeded
+	}
+	return 0, nil
+}
+
+// CreateCode implements auth.Store.
+func (s *DB) CreateCode(ctx context.Context, c auth.Code, audit auth.AuditEntry) error {
+	return s.write(ctx, "create code", func(tx *sql.Tx) error {
+		if err := s.replaceCode(ctx, tx, c); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, audit)
+	})
+}
+
+func (s *DB) replaceCode(ctx context.Context, tx *sql.Tx, c auth.Code) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_one_time_codes WHERE user_id = ? AND purpose = ?`),
+		c.UserID, c.Purpose); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_one_time_codes
+		(user_id, purpose, code_hash, link_hash, created_at, expires_at, code_challenge, code_challenge_method)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		c.UserID, c.Purpose, c.CodeHash, c.LinkHash, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt),
+		c.CodeChallenge, c.CodeChallengeMethod)
+	return err
+}
+
+// ConsumeCode implements auth.Store.
+func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
+	var ok bool
+	err := s.write(ctx, "consume code", func(tx *sql.Tx) error {
+		var id int64
+		var stored string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, code_hash FROM auth_one_time_codes
+			WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? AND tries < ?`),
+			userID, purpose, s.d.timeArg(now), maxTries).Scan(&id, &stored)
+		if errors.Is(err, sql.ErrNoRows) {
+			return s.audit(ctx, tx, failure)
+		}
+		if err != nil {
+			return err
+		}
+		if subtle.ConstantTimeCompare([]byte(stored), []byte(codeHash)) != 1 {
+			// The last wrong try kills the code's link too.
+			_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1,
+				used_at = CASE WHEN tries + 1 >= ? THEN ? ELSE used_at END WHERE id = ?`), maxTries, s.d.timeArg(now), id)
+			if err != nil {
+				return err
+			}
+			return s.audit(ctx, tx, failure)
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
+			s.d.timeArg(now), id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		ok = n == 1
+		return err
+	})
+	if err == nil && !ok {
+		return auth.ErrCodeInvalid
+	}
+	return err
+}
+
+// ConsumeLink implements auth.Store. The hash is looked up by index: it is
+// the hash of 256 random bits, so the lookup's timing tells nothing useful.
+func (s *DB) ConsumeLink(ctx context.Context, linkHash string, now time.Time) (userID, purpose string, err error) {
+	var ok bool
+	err = s.write(ctx, "consume link", func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, purpose FROM auth_one_time_codes
+			WHERE link_hash = ? AND used_at IS NULL AND expires_at > ?`), linkHash, s.d.timeArg(now)).Scan(&id, &userID, &purpose)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
+			s.d.timeArg(now), id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		ok = n == 1
+		return err
+	})
+	if err == nil && !ok {
+		return "", "", auth.ErrCodeInvalid
+	}
+	return userID, purpose, err
+}
+
+// ConsumePKCE implements auth.Store.
+func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
+	verifier func(challenge, method string) bool) (string, error) {
+	var userID string
+	var outcome error
+	err := s.write(ctx, "consume PKCE code", func(tx *sql.Tx) error {
+		var id int64
+		var challenge, method string
+		var expires time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
+			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`),
+			linkHash, maxTries).Scan(&id, &userID, &challenge, &method, s.d.timeDest(&expires))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			outcome = auth.ErrNotFound
+			return nil
+		case err != nil:
+			return err
+		case !now.Before(expires):
+			outcome = auth.ErrFlowStateExpired
+			return nil
+		case !verifier(challenge, method):
+			outcome = auth.ErrBadCodeVerifier
+			_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1,
+				used_at = CASE WHEN tries + 1 >= ? THEN ? ELSE used_at END WHERE id = ?`), maxTries, s.d.timeArg(now), id)
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
+			s.d.timeArg(now), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			outcome = auth.ErrNotFound // used by a concurrent request
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if outcome != nil {
+		return "", outcome
+	}
+	return userID, nil
+}
+
+// StartSession implements auth.Store.
+func (s *DB) StartSession(ctx context.Context, sess auth.Session, refreshHash string, audit auth.AuditEntry) error {
+	amr, err := json.Marshal(sess.AMR)
+	if err != nil {
+		return fmt.Errorf("start session: %w", err)
+	}
+	return s.write(ctx, "start session", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET last_sign_in_at = ?, updated_at = ?,
+			email_confirmed_at = COALESCE(email_confirmed_at, ?) WHERE id = ?`),
+			s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), sess.UserID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return errors.Join(err, auth.ErrNotFound)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_sessions (id, user_id, created_at, refreshed_at, aal, amr)
+			VALUES (?, ?, ?, ?, ?, ?)`), sess.ID, sess.UserID, s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.RefreshedAt),
+			sess.AAL, string(amr)); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at)
+			VALUES (?, ?, ?)`), refreshHash, sess.ID, s.d.timeArg(sess.CreatedAt)); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, audit)
+	})
+}
+
+const sessionColumns = `id, user_id, created_at, refreshed_at, aal, amr`
+
+func (s *DB) scanSession(row scanner) (auth.Session, error) {
+	var sess auth.Session
+	var amr string
+	if err := row.Scan(&sess.ID, &sess.UserID, s.d.timeDest(&sess.CreatedAt), s.d.timeDest(&sess.RefreshedAt), &sess.AAL, &amr); err != nil {
+		return sess, err
+	}
+	if err := json.Unmarshal([]byte(amr), &sess.AMR); err != nil {
+		return sess, fmt.Errorf("session %s amr: %w", sess.ID, err)
+	}
+	return sess, nil
+}
+
+// FindSession implements auth.Store.
+func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
+	if err := s.ready(ctx); err != nil {
+		return auth.Session{}, fmt.Errorf("find session: %w", err)
+	}
+	sess, err := s.scanSession(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ?`), id))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return sess, auth.ErrSessionNotFound
+	case err != nil:
+		return sess, fmt.Errorf("find session: %w: %w", ErrUnavailable, err)
+	}
+	return sess, nil
+}
+
+// RefreshSession implements auth.Store. Two requests that rotate the same
+// token at once are told apart by a compare-and-set on revoked_at: the
+// loser sees a token revoked just now, within the grace window, and gets a
+// child of its own.
+func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration) (auth.Session, auth.User, error) {
+	var sess auth.Session
+	var u auth.User
+	var outcome error
+	err := s.write(ctx, "refresh session", func(tx *sql.Tx) error {
+		var id int64
+		var sessionID string
+		var revoked *time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, session_id, revoked_at FROM auth_refresh_tokens WHERE token_hash = ?`), oldHash).
+			Scan(&id, &sessionID, nullTimeDest(&revoked))
+		if errors.Is(err, sql.ErrNoRows) {
+			outcome = auth.ErrRefreshTokenNotFound
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		sess, err = s.scanSession(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ?`), sessionID))
+		if errors.Is(err, sql.ErrNoRows) {
+			outcome = auth.ErrSessionNotFound
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if revoked == nil {
+			res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`),
+				s.d.timeArg(now), id)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				revoked = &now // rotated by a concurrent request just now
+			}
+		}
+		if revoked != nil && now.Sub(*revoked) > grace {
+			// Used again after the grace window: a stolen copy, or a client
+			// gone badly wrong. End the whole session.
+			if err := s.endSessions(ctx, tx, `id = ?`, sess.ID); err != nil {
+				return err
+			}
+			outcome = auth.ErrRefreshTokenReused
+			return s.audit(ctx, tx, auth.AuditEntry{At: now, Action: auth.ActionTokenReused, UserID: sess.UserID, SessionID: sess.ID})
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_refresh_tokens (token_hash, session_id, parent_id, created_at)
+			VALUES (?, ?, ?, ?)`), newHash, sess.ID, id, s.d.timeArg(now)); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?`),
+			s.d.timeArg(now), sess.ID); err != nil {
+			return err
+		}
+		sess.RefreshedAt = now
+		u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE id = ?`), sess.UserID))
+		return err
+	})
+	if err != nil {
+		return sess, u, err
+	}
+	return sess, u, outcome
+}
+
+// EndSessions implements auth.Store.
+func (s *DB) EndSessions(ctx context.Context, userID, sessionID string, scope auth.LogoutScope, audit auth.AuditEntry) error {
+	return s.write(ctx, "end sessions", func(tx *sql.Tx) error {
+		var err error
+		switch scope {
+		case auth.ScopeLocal:
+			err = s.endSessions(ctx, tx, `id = ? AND user_id = ?`, sessionID, userID)
+		case auth.ScopeOthers:
+			err = s.endSessions(ctx, tx, `user_id = ? AND id <> ?`, userID, sessionID)
+		case auth.ScopeGlobal:
+			err = s.endSessions(ctx, tx, `user_id = ?`, userID)
+		default:
+			err = fmt.Errorf("unknown logout scope %q", scope)
+		}
+		if err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, audit)
+	})
+}
+
+// endSessions deletes the sessions that where selects, with their refresh
+// tokens. where is one of this file's constants, never request text.
+func (s *DB) endSessions(ctx context.Context, tx *sql.Tx, where string, args ...any) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_refresh_tokens WHERE session_id IN
+		(SELECT id FROM auth_sessions WHERE `+where+`)`), args...); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_sessions WHERE `+where), args...)
+	return err
+}
+
+// EnsureSigningKey implements auth.Store. Servers starting at once against
+// one PostgreSQL take turns, so only the first one's candidate is kept.
+func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([]auth.SigningKey, error) {
+	var keys []auth.SigningKey
+	err := s.write(ctx, "ensure signing key", func(tx *sql.Tx) error {
+		if s.d.lockMigrations != "" {
+			if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
+				return err
+			}
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM auth_signing_keys`).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_signing_keys (kid, algorithm, private_key, created_at)
+				VALUES (?, ?, ?, ?)`), candidate.KID, candidate.Algorithm, candidate.PrivateKey, s.d.timeArg(candidate.CreatedAt)); err != nil {
+				return err
+			}
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT kid, algorithm, private_key, created_at FROM auth_signing_keys ORDER BY created_at DESC, kid`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k auth.SigningKey
+			if err := rows.Scan(&k.KID, &k.Algorithm, &k.PrivateKey, s.d.timeDest(&k.CreatedAt)); err != nil {
+				return err
+			}
+			keys = append(keys, k)
+		}
+		return rows.Err()
+	})
+	return keys, err
+}
+
+// Audit implements auth.Store.
+func (s *DB) Audit(ctx context.Context, e auth.AuditEntry) error {
+	return s.write(ctx, "audit", func(tx *sql.Tx) error { return s.audit(ctx, tx, e) })
+}
+
+func (s *DB) audit(ctx context.Context, tx *sql.Tx, e auth.AuditEntry) error {
+	if e.Action == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_audit_log (at, action, email, user_id, session_id, ip, detail)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), s.d.timeArg(e.At), e.Action, e.Email, e.UserID, e.SessionID, e.IP, e.Detail)
+	return err
+}
+
+// ListAudit returns the audit log from since on, oldest first.
+func (s *DB) ListAudit(ctx context.Context, since time.Time) ([]auth.AuditEntry, error) {
+	var out []auth.AuditEntry
+	err := s.query(ctx, "list audit log", `SELECT at, action, email, user_id, session_id, ip, detail
+		FROM auth_audit_log WHERE at >= ? ORDER BY at, id`, []any{s.d.timeArg(since)}, func(rows *sql.Rows) error {
+		var e auth.AuditEntry
+		if err := rows.Scan(s.d.timeDest(&e.At), &e.Action, &e.Email, &e.UserID, &e.SessionID, &e.IP, &e.Detail); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
