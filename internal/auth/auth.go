@@ -133,6 +133,8 @@ type Store interface {
 	// FindUserByEmail and FindUserByID return ErrNotFound for no one.
 	FindUserByEmail(ctx context.Context, email string) (User, error)
 	FindUserByID(ctx context.Context, id string) (User, error)
+	// UpdateUserMetadata replaces the user's user_metadata.
+	UpdateUserMetadata(ctx context.Context, userID string, meta map[string]any, now time.Time) error
 
 	// ClaimEmailSend records that a mail to the address of addressHash is
 	// sent at now, unless one was within interval: then it returns

@@ -675,3 +675,46 @@ func TestRecoverAndResend(t *testing.T) {
 		t.Errorf("recover for someone who is not staff = %d %s, want 200 and no mail", r.status, r.raw)
 	}
 }
+
+// TestUserUpdate: PUT /user merges data into user_metadata; a null removes
+// a key; what staff cannot change is refused with a 4xx.
+func TestUserUpdate(t *testing.T) {
+	f := newFixture(t, sqlite())
+	session := f.signIn()
+	put := func(body string, headers ...string) response { return f.do("PUT", "/auth/v1/user", body, headers...) }
+	r := put(`{"data":{"theme":"dark","name":null,"n":1}}`, bearer(session)...)
+	if r.status != 200 {
+		t.Fatalf("PUT /user = %d %s", r.status, r.raw)
+	}
+	want := map[string]any{"theme": "dark", "n": 1.0}
+	if diff := cmp.Diff(want, r.body["user_metadata"]); diff != "" {
+		t.Errorf("user_metadata (-want +got):\n%s", diff)
+	}
+	if got := f.do("GET", "/auth/v1/user", "", bearer(session)...); cmp.Diff(want, got.body["user_metadata"]) != "" {
+		t.Errorf("GET /user after the update = %s", got.raw)
+	}
+	refreshed := f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+session["refresh_token"].(string)+`"}`)
+	claims := verifyWithJWKS(t, refreshed.body["access_token"].(string), f.do("GET", "/auth/v1/.well-known/jwks.json", "").raw)
+	if diff := cmp.Diff(want, claims["user_metadata"]); diff != "" {
+		t.Errorf("user_metadata claim after refresh (-want +got):\n%s", diff)
+	}
+	tests := []struct {
+		name, body string
+		headers    []string
+		status     int
+		code       string
+	}{
+		{"no token", `{"data":{}}`, nil, 401, "no_authorization"},
+		{"not JSON", `{"data":`, bearer(session), 400, "bad_json"},
+		{"data not an object", `{"data":[1]}`, bearer(session), 400, "bad_json"},
+		{"password", `{"password":"hunter2"}`, bearer(session), 422, "validation_failed"},
+		{"phone", `{"phone":"+1555"}`, bearer(session), 400, "phone_provider_disabled"},
+		{"new e-mail", `{"email":"other@studio.test"}`, bearer(session), 422, "validation_failed"},
+		{"too large", `{"data":{"x":"` + strings.Repeat("y", 20<<10) + `"}}`, bearer(session), 400, "validation_failed"},
+	}
+	for _, tt := range tests {
+		if r := put(tt.body, tt.headers...); r.status != tt.status || r.body["error_code"] != tt.code {
+			t.Errorf("%s: = %d %s, want %d %s", tt.name, r.status, r.raw, tt.status, tt.code)
+		}
+	}
+}

@@ -79,6 +79,11 @@ func newErrorFormat(version string) bool {
 	return err == nil && !d.Before(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
 }
 
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v) // values decoded from JSON always encode
+	return b
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

@@ -127,6 +127,7 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /resend", s.handleResend)
 	mux.HandleFunc("POST /token", s.handleToken)
 	mux.HandleFunc("GET /user", s.handleUserGet)
+	mux.HandleFunc("PUT /user", s.handleUserUpdate)
 	mux.HandleFunc("POST /logout", s.handleLogout)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)

@@ -137,6 +137,29 @@ func nonNilMap(m map[string]any) map[string]any {
 	return m
 }
 
+// UpdateUserMetadata implements auth.Store.
+func (s *DB) UpdateUserMetadata(ctx context.Context, userID string, meta map[string]any, now time.Time) error {
+	b, err := json.Marshal(nonNilMap(meta))
+	if err != nil {
+		return fmt.Errorf("update user metadata: %w", err)
+	}
+	var found bool
+	err = s.write(ctx, "update user metadata", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET user_metadata = ?, updated_at = ? WHERE id = ?`),
+			string(b), s.d.timeArg(now), userID)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		found = n == 1
+		return err
+	})
+	if err == nil && !found {
+		return auth.ErrNotFound
+	}
+	return err
+}
+
 // ClaimEmailSend implements auth.Store. Rows older than a day are pruned
 // on the way, so the table holds only recent addresses.
 func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,

@@ -70,6 +70,16 @@ func testUsers(t *testing.T, engine storetest.Engine) {
 	if _, err := db.FindUserByEmail(ctx, "eve@studio.test"); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("FindUserByEmail(eve) err = %v, want ErrNotFound", err)
 	}
+	meta := map[string]any{"theme": "dark", "n": 1.0, "nested": map[string]any{"a": []any{"b"}}}
+	if err := db.UpdateUserMetadata(ctx, bob.ID, meta, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := db.FindUserByID(ctx, bob.ID); err != nil || cmp.Diff(meta, u.UserMetadata) != "" || !u.UpdatedAt.Equal(t0.Add(time.Hour)) {
+		t.Errorf("after UpdateUserMetadata = %+v, %v", u, err)
+	}
+	if err := db.UpdateUserMetadata(ctx, "nobody", meta, t0); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("UpdateUserMetadata(nobody) err = %v, want ErrNotFound", err)
+	}
 	audit, err := db.ListAudit(ctx, time.Time{})
 	if err != nil {
 		t.Fatal(err)

@@ -264,3 +264,18 @@ test("recovery: resetPasswordForEmail mails a code; verifying it emits PASSWORD_
   const resent = await c.auth.resend({ type: "signup", email: recoverEmail });
   assert.equal(resent.error?.code, "over_email_send_rate_limit");
 });
+
+test("updateUser: data goes to user_metadata, USER_UPDATED is emitted", async () => {
+  const { c } = client();
+  await signInByCLI(c);
+  const events = [];
+  c.auth.onAuthStateChange((event) => events.push(event));
+  const { data, error } = await c.auth.updateUser({ data: { theme: "dark" } });
+  assert.equal(error, null);
+  assert.deepEqual(data.user.user_metadata, { name: "Ada", theme: "dark" });
+  assert.ok(events.includes("USER_UPDATED"), `events: ${events}`);
+  assert.equal((await c.auth.getUser()).data.user.user_metadata.theme, "dark");
+  const password = await c.auth.updateUser({ password: "hunter2" });
+  assert.equal(password.error?.status, 422);
+  assert.equal(password.error?.code, "validation_failed");
+});
