@@ -709,12 +709,67 @@ func TestUserUpdate(t *testing.T) {
 		{"data not an object", `{"data":[1]}`, bearer(session), 400, "bad_json"},
 		{"password", `{"password":"hunter2"}`, bearer(session), 422, "validation_failed"},
 		{"phone", `{"phone":"+1555"}`, bearer(session), 400, "phone_provider_disabled"},
-		{"new e-mail", `{"email":"other@studio.test"}`, bearer(session), 422, "validation_failed"},
+		{"new e-mail without a nonce", `{"email":"other@studio.test"}`, bearer(session), 400, "reauthentication_needed"},
+		{"new e-mail with a wrong nonce", `{"email":"other@studio.test","nonce":"123"}`, bearer(session), 400, "reauthentication_not_valid"},
+		{"bad e-mail", `{"email":"other"}`, bearer(session), 400, "validation_failed"},
 		{"too large", `{"data":{"x":"` + strings.Repeat("y", 20<<10) + `"}}`, bearer(session), 400, "validation_failed"},
 	}
 	for _, tt := range tests {
 		if r := put(tt.body, tt.headers...); r.status != tt.status || r.body["error_code"] != tt.code {
 			t.Errorf("%s: = %d %s, want %d %s", tt.name, r.status, r.raw, tt.status, tt.code)
 		}
+	}
+}
+
+// TestEmailChange: a nonce from GET /reauthenticate lets PUT /user ask for a
+// new address, which a code mailed to it confirms.
+func TestEmailChange(t *testing.T) {
+	f := newFixture(t, sqlite())
+	session := f.signIn()
+	reauthenticate := func() string {
+		if r := f.do("GET", "/auth/v1/reauthenticate", "", bearer(session)...); r.status != 200 {
+			t.Fatalf("reauthenticate = %d %s", r.status, r.raw)
+		}
+		mail := f.mail()
+		m := codeInMail.FindStringSubmatch(mail)
+		if m == nil || strings.Contains(mail, "token_hash") {
+			t.Fatalf("nonce mail:\n%s", mail)
+		}
+		f.clock.Advance(auth.EmailInterval)
+		return m[1]
+	}
+	nonce := reauthenticate()
+	r := f.do("PUT", "/auth/v1/user", `{"email":"Lovelace@Studio.test","nonce":"`+nonce+`"}`, bearer(session)...)
+	if r.status != 200 || r.body["email"] != adaEmail {
+		t.Fatalf("PUT /user email = %d %s, want 200 and the address unchanged until confirmed", r.status, r.raw)
+	}
+	mail := f.mail()
+	code := codeInMail.FindStringSubmatch(mail)
+	if code == nil || !strings.Contains(mail, "type=email_change") {
+		t.Fatalf("confirmation mail:\n%s", mail)
+	}
+	if r := f.do("PUT", "/auth/v1/user", `{"email":"x@studio.test","nonce":"`+nonce+`"}`, bearer(session)...); r.status != 400 {
+		t.Errorf("nonce used twice = %d %s", r.status, r.raw)
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"email_change","email":"lovelace@studio.test","token":"000000"}`); r.status != 403 {
+		t.Errorf("wrong confirmation code = %d %s", r.status, r.raw)
+	}
+	v := f.do("POST", "/auth/v1/verify", `{"type":"email_change","email":"lovelace@studio.test","token":"`+code[1]+`"}`)
+	if v.status != 200 || v.body["user"].(map[string]any)["email"] != "lovelace@studio.test" {
+		t.Fatalf("confirm = %d %s", v.status, v.raw)
+	}
+	if u := f.do("GET", "/auth/v1/user", "", bearer(session)...); u.body["email"] != "lovelace@studio.test" {
+		t.Errorf("GET /user after the change = %s", u.raw)
+	}
+
+	// An address that is someone else's is refused.
+	if err := f.db.CreateUser(context.Background(), auth.User{ID: "7f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: "bob@studio.test",
+		CreatedAt: f.clock.Now(), UpdatedAt: f.clock.Now()}, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(auth.EmailInterval) // since the mail to the new address
+	nonce = reauthenticate()
+	if r := f.do("PUT", "/auth/v1/user", `{"email":"bob@studio.test","nonce":"`+nonce+`"}`, bearer(session)...); r.status != 422 || r.body["error_code"] != "email_exists" {
+		t.Errorf("someone else's address = %d %s", r.status, r.raw)
 	}
 }

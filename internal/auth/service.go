@@ -128,6 +128,7 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /token", s.handleToken)
 	mux.HandleFunc("GET /user", s.handleUserGet)
 	mux.HandleFunc("PUT /user", s.handleUserUpdate)
+	mux.HandleFunc("GET /reauthenticate", s.handleReauthenticate)
 	mux.HandleFunc("POST /logout", s.handleLogout)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
@@ -170,7 +171,7 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 
 // knownPaths are the paths of routes, for the 405 answers.
 var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/logout"}
+	"/token", "/user", "/reauthenticate", "/logout"}
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{

@@ -19,9 +19,10 @@ type userUpdateParams struct {
 // maxMetadataBytes bounds user_metadata as stored.
 const maxMetadataBytes = 16 << 10
 
-// handleUserUpdate handles PUT /auth/v1/user {data}: merges data into the
-// user's user_metadata (a null value removes its key) and answers the user.
-// Staff have no password or phone; changing the e-mail is not offered yet.
+// handleUserUpdate handles PUT /auth/v1/user {data, email, nonce}: merges
+// data into the user's user_metadata (a null value removes its key); a new
+// email, with the nonce of GET /reauthenticate, is mailed a code that
+// confirms it. It answers the user. Staff have no password or phone.
 func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 	c, ok := s.authenticate(w, r)
 	if !ok {
@@ -39,8 +40,19 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 	case p.Phone != "":
 		writeError(w, r, newError(http.StatusBadRequest, codePhoneProviderDisabled, "Phone sign-in is not offered: staff sign in with an e-mail code"))
 		return
-	case p.Email != "" && p.Email != c.user.Email:
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeValidationFailed, "Changing the e-mail address is not offered yet: an operator removes and adds staff"))
+	}
+	newEmail := ""
+	if p.Email != "" {
+		email, e := normalizeEmail(p.Email)
+		if e != nil {
+			writeError(w, r, e)
+			return
+		}
+		if email != c.user.Email {
+			newEmail = email
+		}
+	}
+	if newEmail != "" && !s.checkEmailChange(w, r, c, newEmail, p.Nonce) {
 		return
 	}
 	u := c.user
@@ -70,5 +82,57 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		}
 		u.UserMetadata, u.UpdatedAt = meta, now.UTC().Truncate(time.Microsecond)
 	}
+	if newEmail != "" {
+		// The new address is confirmed by a code mailed to it (verify type
+		// email_change); until then the address stays the same.
+		s.queueCode(w, r, codeRequest{staff: true, user: u, to: newEmail, purpose: PurposeEmailChange,
+			newEmail: newEmail, answer: toUserJSON(u)})
+		return
+	}
 	writeJSON(w, http.StatusOK, toUserJSON(u))
+}
+
+// checkEmailChange checks that the caller may change their address to
+// newEmail: nonce is a live code from GET /reauthenticate (used up here),
+// and the address is no one else's. Otherwise it answers and returns false.
+func (s *Service) checkEmailChange(w http.ResponseWriter, r *http.Request, c caller, newEmail, nonce string) bool {
+	if nonce == "" {
+		writeError(w, r, newError(http.StatusBadRequest, codeReauthenticationNeeded, "Requires reauthentication: ask for a code with GET /reauthenticate"))
+		return false
+	}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	failure := s.audit(r, ActionLoginFailed)
+	failure.Email, failure.UserID, failure.SessionID, failure.Detail = c.user.Email, c.user.ID, c.session.ID, "reauthentication"
+	err := ErrCodeInvalid
+	if len(nonce) <= maxTokenLength {
+		err = s.store.ConsumeCode(ctx, c.user.ID, PurposeReauthentication, CodeHash(c.user.ID, nonce), s.cfg.Now(), MaxCodeTries, failure)
+	}
+	switch {
+	case errors.Is(err, ErrCodeInvalid):
+		writeError(w, r, newError(http.StatusBadRequest, codeReauthenticationNotValid, "Reauthentication code is invalid or has expired"))
+		return false
+	case err != nil:
+		s.failed(w, r, "reauthenticate", err)
+		return false
+	}
+	switch _, err := s.store.FindUserByEmail(ctx, newEmail); {
+	case err == nil:
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
+		return false
+	case !errors.Is(err, ErrNotFound):
+		s.failed(w, r, "find user", err)
+		return false
+	}
+	return true
+}
+
+// handleReauthenticate handles GET /auth/v1/reauthenticate: mails the
+// caller a nonce, which PUT /user asks for to change the e-mail address.
+func (s *Service) handleReauthenticate(w http.ResponseWriter, r *http.Request) {
+	c, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	s.queueCode(w, r, codeRequest{staff: true, user: c.user, to: c.user.Email, purpose: PurposeReauthentication, answer: struct{}{}})
 }

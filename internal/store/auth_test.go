@@ -28,6 +28,7 @@ func TestAuthStore(t *testing.T) {
 			t.Run("removing a user ends their sessions", func(t *testing.T) { testRemoveUser(t, engine) })
 			t.Run("the first signing key is kept", func(t *testing.T) { testSigningKey(t, engine) })
 			t.Run("PKCE codes", func(t *testing.T) { testPKCE(t, engine) })
+			t.Run("e-mail change codes", func(t *testing.T) { testEmailChange(t, engine) })
 		})
 	}
 }
@@ -387,5 +388,47 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	}
 	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true)); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("used twice: err = %v, want ErrNotFound", err)
+	}
+}
+
+func testEmailChange(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	bob := staff("00000000-0000-4000-8000-000000000002", "bob@studio.test")
+	mustAddUser(t, db, ada)
+	mustAddUser(t, db, bob)
+	change := func(hash, link, to string) {
+		c := code(ada.ID, hash, link, t0)
+		c.Purpose, c.NewEmail = auth.PurposeEmailChange, to
+		if err := db.CreateCode(ctx, c, auth.AuditEntry{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	match := func(want string) func(string, string) bool {
+		return func(userID, stored string) bool { return userID == ada.ID && stored == want }
+	}
+	change("h1", "l1", "lovelace@studio.test")
+	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("wrong code: err = %v", err)
+	}
+	// Found by the current address too.
+	userID, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), auth.AuditEntry{})
+	if err != nil || userID != ada.ID {
+		t.Fatalf("ConsumeEmailChange = %q, %v", userID, err)
+	}
+	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "lovelace@studio.test" {
+		t.Errorf("address after the change = %q", u.Email)
+	}
+	change("h2", "l2", "bob@studio.test")
+	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), auth.AuditEntry{}); !errors.Is(err, auth.ErrExists) {
+		t.Errorf("someone else's address: err = %v, want ErrExists", err)
+	}
+	change("h3", "l3", "ada@studio.test")
+	if id, purpose, err := db.ConsumeLink(ctx, "l3", t0); err != nil || id != ada.ID || purpose != auth.PurposeEmailChange {
+		t.Fatalf("ConsumeLink = %q %q %v", id, purpose, err)
+	}
+	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "ada@studio.test" {
+		t.Errorf("address after the link = %q", u.Email)
 	}
 }

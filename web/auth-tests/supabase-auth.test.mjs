@@ -23,6 +23,7 @@ const pg = process.env.STUDIO_TEST_DATABASE_URL ?? "";
 const email = `ada+${randomBytes(4).toString("hex")}@studio.test`;
 const pkceEmail = `grace+${randomBytes(4).toString("hex")}@studio.test`;
 const recoverEmail = `mary+${randomBytes(4).toString("hex")}@studio.test`;
+const changeEmail = `lin+${randomBytes(4).toString("hex")}@studio.test`;
 
 let dataDir, server, base, anonKey, smtp;
 
@@ -39,6 +40,7 @@ before(async () => {
   studio("staff", "add", email, "--name", "Ada");
   studio("staff", "add", pkceEmail);
   studio("staff", "add", recoverEmail);
+  studio("staff", "add", changeEmail);
   anonKey = studio("keys", "print-anon").trim();
   server = spawn(
     bin,
@@ -278,4 +280,30 @@ test("updateUser: data goes to user_metadata, USER_UPDATED is emitted", async ()
   const password = await c.auth.updateUser({ password: "hunter2" });
   assert.equal(password.error?.status, 422);
   assert.equal(password.error?.code, "validation_failed");
+});
+
+test("e-mail change: reauthenticate mails a nonce, updateUser asks, a code to the new address confirms", async () => {
+  const { c } = client();
+  const code = studio("staff", "sign-in-code", changeEmail).trim();
+  assert.equal((await c.auth.verifyOtp({ email: changeEmail, token: code, type: "email" })).error, null);
+
+  let seen = smtp.mails.length;
+  assert.equal((await c.auth.reauthenticate()).error, null);
+  const nonce = body(await smtp.next(changeEmail, seen)).match(/\n {4}(\d{6})\n/)?.[1];
+  assert.ok(nonce, "no nonce in the mail");
+
+  const newAddress = `new-${changeEmail}`;
+  const refused = await c.auth.updateUser({ email: newAddress });
+  assert.equal(refused.error?.code, "reauthentication_needed");
+  seen = smtp.mails.length;
+  const asked = await c.auth.updateUser({ email: newAddress, nonce });
+  assert.equal(asked.error, null);
+  assert.equal(asked.data.user.email, changeEmail, "unchanged until confirmed");
+  const confirm = body(await smtp.next(newAddress, seen)).match(/\n {4}(\d{6})\n/)?.[1];
+  assert.ok(confirm, "no code in the mail to the new address");
+
+  const { data, error } = await c.auth.verifyOtp({ email: newAddress, token: confirm, type: "email_change" });
+  assert.equal(error, null);
+  assert.equal(data.user.email, newAddress);
+  assert.equal((await c.auth.getUser()).data.user.email, newAddress);
 });
