@@ -773,3 +773,40 @@ func TestEmailChange(t *testing.T) {
 		t.Errorf("someone else's address = %d %s", r.status, r.raw)
 	}
 }
+
+// TestKeyRotation: after "keys rotate", servers sign with the new key once
+// they read the keys again; tokens of the old key keep working until it is
+// removed, which waits until they have expired.
+func TestKeyRotation(t *testing.T) {
+	f := newFixture(t, sqlite())
+	session := f.signIn()
+	kidOf := func(token string) string {
+		h, _ := base64.RawURLEncoding.DecodeString(strings.Split(token, ".")[0])
+		var header struct{ Kid string }
+		_ = json.Unmarshal(h, &header)
+		return header.Kid
+	}
+	oldKid := kidOf(session["access_token"].(string))
+	newKid, removed, err := auth.RotateKeys(context.Background(), f.db, f.clock.Now(), time.Hour)
+	if err != nil || len(removed) != 0 || newKid == oldKid {
+		t.Fatalf("RotateKeys = %q, %v, %v", newKid, removed, err)
+	}
+	f.clock.Advance(auth.KeyRefreshInterval)
+	r := f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+session["refresh_token"].(string)+`"}`)
+	if r.status != 200 || kidOf(r.body["access_token"].(string)) != newKid {
+		t.Fatalf("after the refresh interval the new token's kid is %q, want %q", kidOf(r.body["access_token"].(string)), newKid)
+	}
+	jwks := f.do("GET", "/auth/v1/.well-known/jwks.json", "")
+	if !strings.Contains(jwks.raw, oldKid) || !strings.Contains(jwks.raw, newKid) {
+		t.Errorf("JWKS %s lacks one of the keys", jwks.raw)
+	}
+	verifyWithJWKS(t, r.body["access_token"].(string), jwks.raw)
+	if u := f.do("GET", "/auth/v1/user", "", bearer(session)...); u.status != 200 {
+		t.Errorf("a token of the old key = %d %s", u.status, u.raw)
+	}
+	f.clock.Advance(time.Hour + time.Second)
+	_, removed, err = auth.RotateKeys(context.Background(), f.db, f.clock.Now(), time.Hour)
+	if err != nil || len(removed) != 1 || removed[0] != oldKid {
+		t.Errorf("second rotation removed %v, %v; want the old key", removed, err)
+	}
+}

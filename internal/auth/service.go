@@ -197,13 +197,15 @@ func (s *Service) handleOther(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, newError(http.StatusNotFound, codeNotFound, "No such endpoint"))
 }
 
-// signingKeys returns the keys, reading them from the store on first use;
-// with reload, again, at most once per keyReloadInterval.
+// signingKeys returns the keys, reading them from the store on first use
+// and every KeyRefreshInterval (a rotation made elsewhere); with reload (an
+// unknown kid), also when the last read is keyReloadInterval old.
 func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 	s.keysMu.Lock()
 	defer s.keysMu.Unlock()
 	now := s.cfg.Now()
-	if s.keys != nil && (!reload || now.Sub(s.keysLoaded) < keyReloadInterval) {
+	age := now.Sub(s.keysLoaded)
+	if s.keys != nil && age < KeyRefreshInterval && (!reload || age < keyReloadInterval) {
 		return s.keys, nil
 	}
 	k, err := LoadKeys(ctx, s.store, now)

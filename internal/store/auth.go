@@ -620,6 +620,39 @@ func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([
 	return keys, err
 }
 
+// AddSigningKey stores a new signing key; being the newest, it signs from
+// the next time the servers read the keys.
+func (s *DB) AddSigningKey(ctx context.Context, k auth.SigningKey) error {
+	return s.write(ctx, "add signing key", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_signing_keys (kid, algorithm, private_key, created_at)
+			VALUES (?, ?, ?, ?)`), k.KID, k.Algorithm, k.PrivateKey, s.d.timeArg(k.CreatedAt))
+		return err
+	})
+}
+
+// ListSigningKeys returns every signing key, newest first.
+func (s *DB) ListSigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
+	var keys []auth.SigningKey
+	err := s.query(ctx, "list signing keys", `SELECT kid, algorithm, private_key, created_at FROM auth_signing_keys
+		ORDER BY created_at DESC, kid`, nil, func(rows *sql.Rows) error {
+		var k auth.SigningKey
+		if err := rows.Scan(&k.KID, &k.Algorithm, &k.PrivateKey, s.d.timeDest(&k.CreatedAt)); err != nil {
+			return err
+		}
+		keys = append(keys, k)
+		return nil
+	})
+	return keys, err
+}
+
+// DeleteSigningKey removes a retired signing key from the JWKS.
+func (s *DB) DeleteSigningKey(ctx context.Context, kid string) error {
+	return s.write(ctx, "delete signing key", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_signing_keys WHERE kid = ?`), kid)
+		return err
+	})
+}
+
 // Audit implements auth.Store.
 func (s *DB) Audit(ctx context.Context, e auth.AuditEntry) error {
 	return s.write(ctx, "audit", func(tx *sql.Tx) error { return s.audit(ctx, tx, e) })

@@ -350,6 +350,18 @@ func testSigningKey(t *testing.T, engine storetest.Engine) {
 			t.Errorf("keys after offering %s (-want +got):\n%s", candidate.KID, diff)
 		}
 	}
+	if err := db.AddSigningKey(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	if keys, err := db.ListSigningKeys(ctx); err != nil || cmp.Diff([]auth.SigningKey{second, first}, keys) != "" {
+		t.Errorf("ListSigningKeys = %+v, %v; want the newest first", keys, err)
+	}
+	if err := db.DeleteSigningKey(ctx, first.KID); err != nil {
+		t.Fatal(err)
+	}
+	if keys, err := db.ListSigningKeys(ctx); err != nil || cmp.Diff([]auth.SigningKey{second}, keys) != "" {
+		t.Errorf("after DeleteSigningKey = %+v, %v", keys, err)
+	}
 }
 
 func testPKCE(t *testing.T, engine storetest.Engine) {
