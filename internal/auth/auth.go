@@ -163,10 +163,10 @@ type Store interface {
 	// new address became someone else's meanwhile.
 	ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
 		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
-	// ConsumeLink uses the live code whose link hash is linkHash and returns
-	// its user and purpose, or ErrCodeInvalid. The link of an e-mail change
+	// ConsumeLink uses the live code of purpose whose link hash is linkHash
+	// and returns its user, or ErrCodeInvalid. The link of an e-mail change
 	// code makes its new address the user's.
-	ConsumeLink(ctx context.Context, linkHash string, now time.Time) (userID, purpose string, err error)
+	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time) (userID string, err error)
 	// ConsumePKCE uses the code with a challenge whose link hash is
 	// linkHash when verifier(challenge, method) holds, and returns its user.
 	// ErrNotFound for no such live code, ErrFlowStateExpired for one that

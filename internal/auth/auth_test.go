@@ -451,6 +451,9 @@ func TestCodeRules(t *testing.T) {
 
 	f.clock.Advance(auth.EmailInterval)
 	_, tokenHash = f.askCode("ADA@studio.test ")
+	if r := verify(`{"type":"recovery","token_hash":"` + tokenHash + `"}`); r.status != 403 {
+		t.Errorf("sign-in link as type recovery = %d %s", r.status, r.raw)
+	}
 	if r := verify(`{"type":"magiclink","token_hash":"` + tokenHash + `"}`); r.status != 200 {
 		t.Fatalf("link = %d %s", r.status, r.raw)
 	}

@@ -115,13 +115,10 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 		}
 	} else {
 		method = p.Type
-		var userID, gotPurpose string
+		var userID string
 		err := ErrCodeInvalid
 		if len(p.TokenHash) <= maxTokenLength {
-			userID, gotPurpose, err = s.store.ConsumeLink(ctx, LinkHash(p.TokenHash), now)
-		}
-		if err == nil && gotPurpose != purpose {
-			err = ErrCodeInvalid
+			userID, err = s.store.ConsumeLink(ctx, LinkHash(p.TokenHash), purpose, now)
 		}
 		if err == nil {
 			if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, ErrNotFound) {

@@ -274,13 +274,14 @@ func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, 
 
 // ConsumeLink implements auth.Store. The hash is looked up by index: it is
 // the hash of 256 random bits, so the lookup's timing tells nothing useful.
-func (s *DB) ConsumeLink(ctx context.Context, linkHash string, now time.Time) (userID, purpose string, err error) {
+func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time) (userID string, err error) {
 	var ok bool
 	err = s.write(ctx, "consume link", func(tx *sql.Tx) error {
 		var id int64
 		var newEmail string
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, purpose, new_email FROM auth_one_time_codes
-			WHERE link_hash = ? AND used_at IS NULL AND expires_at > ?`), linkHash, s.d.timeArg(now)).Scan(&id, &userID, &purpose, &newEmail)
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, new_email FROM auth_one_time_codes
+			WHERE link_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?`),
+			linkHash, purpose, s.d.timeArg(now)).Scan(&id, &userID, &newEmail)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -298,9 +299,9 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash string, now time.Time) (u
 		return nil
 	})
 	if err == nil && !ok {
-		return "", "", auth.ErrCodeInvalid
+		return "", auth.ErrCodeInvalid
 	}
-	return userID, purpose, err
+	return userID, err
 }
 
 // useCode marks the code used unless a concurrent request did.

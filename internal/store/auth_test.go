@@ -152,17 +152,20 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, code(ada.ID, "new", "link-new", t0), auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := db.ConsumeLink(ctx, "link-old", t0); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-old", auth.PurposeSignIn, t0); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("replaced link: err = %v, want ErrCodeInvalid", err)
 	}
-	userID, purpose, err := db.ConsumeLink(ctx, "link-new", t0.Add(time.Minute))
-	if err != nil || userID != ada.ID || purpose != auth.PurposeSignIn {
-		t.Errorf("ConsumeLink = %q, %q, %v", userID, purpose, err)
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeRecovery, t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("link of another purpose: err = %v, want ErrCodeInvalid", err)
+	}
+	userID, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute))
+	if err != nil || userID != ada.ID {
+		t.Errorf("ConsumeLink = %q, %v", userID, err)
 	}
 	if err := consume("new", t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("code of a used link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, _, err := db.ConsumeLink(ctx, "link-new", t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("link used twice: err = %v, want ErrCodeInvalid", err)
 	}
 }
@@ -437,8 +440,8 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		t.Errorf("someone else's address: err = %v, want ErrExists", err)
 	}
 	change("h3", "l3", "ada@studio.test")
-	if id, purpose, err := db.ConsumeLink(ctx, "l3", t0); err != nil || id != ada.ID || purpose != auth.PurposeEmailChange {
-		t.Fatalf("ConsumeLink = %q %q %v", id, purpose, err)
+	if id, err := db.ConsumeLink(ctx, "l3", auth.PurposeEmailChange, t0); err != nil || id != ada.ID {
+		t.Fatalf("ConsumeLink = %q %v", id, err)
 	}
 	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "ada@studio.test" {
 		t.Errorf("address after the link = %q", u.Email)
