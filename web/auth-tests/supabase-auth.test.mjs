@@ -69,12 +69,31 @@ after(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** startServe runs "studio serve" with args and returns its base URL. */
+async function startServe(args, env) {
+  const proc = spawn(bin, ["serve", "--addr", "127.0.0.1:0", ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: proc.stdout });
+    lines.on("line", (line) => {
+      try {
+        const entry = JSON.parse(line);
+        if (entry.msg === "listening") resolve(`http://${entry.addr}`);
+      } catch {
+        // not a log line
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`studio serve exited ${code}`)));
+  });
+  return { proc, url };
+}
+
 /** client makes a client as the console does, with its own storage, and
- * records the URLs it fetches. */
-function client(flowType = "implicit") {
+ * records the URLs it fetches (with their times). */
+function client(flowType = "implicit", origin = base) {
   const store = new Map();
   const fetched = [];
-  const c = createClient(base, anonKey, {
+  const times = [];
+  const c = createClient(origin, anonKey, {
     auth: {
       flowType,
       persistSession: true,
@@ -99,11 +118,12 @@ function client(flowType = "implicit") {
     global: {
       fetch: (url, init) => {
         fetched.push(`${init?.method ?? "GET"} ${new URL(url).pathname}`);
+        times.push(Date.now());
         return fetch(url, init);
       },
     },
   });
-  return { c, fetched };
+  return { c, fetched, times };
 }
 
 /** signIn asks for a code by mail and verifies it. */
@@ -306,4 +326,22 @@ test("e-mail change: reauthenticate mails a nonce, updateUser asks, a code to th
   assert.equal(error, null);
   assert.equal(data.user.email, newAddress);
   assert.equal((await c.auth.getUser()).data.user.email, newAddress);
+});
+
+test("refresh retries transient server errors with back-off from 200 ms, then gives up", async () => {
+  // A server whose database cannot be reached answers 500 to /token.
+  const down = await startServe(["--data", dataDir + "-down"], {
+    ...process.env,
+    DATABASE_URL: "postgres://studio@127.0.0.1:1/none?connect_timeout=2",
+  });
+  try {
+    const { c, fetched, times } = client("implicit", down.url);
+    const { error } = await c.auth.refreshSession({ refresh_token: "any" });
+    assert.equal(error?.name, "AuthRetryableFetchError");
+    assert.ok(fetched.length >= 4, `${fetched.length} attempts`);
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    assert.ok(gaps[0] >= 190 && gaps[1] >= 390 && gaps[2] >= 790, `gaps ${gaps}`);
+  } finally {
+    down.proc.kill("SIGTERM");
+  }
 });
