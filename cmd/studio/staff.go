@@ -177,6 +177,43 @@ var keysPrintAnonCommand = command{
 	},
 }
 
+var keysRotateCommand = command{
+	name:    "keys rotate",
+	summary: "add a new signing key and retire old ones",
+	description: "Adds a new ES256 signing key to the store. Every server signs with it within 5 minutes\n" +
+		"(when it next reads the keys); the old keys stay in the JWKS until the tokens they signed\n" +
+		"have expired, and a later rotation removes them. The anon key changes too (print it again);\n" +
+		"the old one keeps working, as the service does not require it.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		var expiry string
+		envString(fs, &expiry, "jwt-expiry", "STUDIO_JWT_EXPIRY", "1h", "lifetime of access tokens, as the servers' --jwt-expiry", env)
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			if err := noArgs(fs, stderr); err != nil {
+				return err
+			}
+			d, err := time.ParseDuration(expiry)
+			if err != nil || d < time.Minute {
+				return fmt.Errorf("--jwt-expiry %q: want a duration of at least 1m, like 1h", expiry)
+			}
+			return withNewStore(ctx, *cfg, func(db *store.DB) error {
+				if _, err := auth.LoadKeys(ctx, db, time.Now()); err != nil { // the first key, if none yet
+					return err
+				}
+				added, removed, err := auth.RotateKeys(ctx, db, time.Now(), d)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "added signing key %s\n", added)
+				for _, kid := range removed {
+					fmt.Fprintf(stdout, "removed signing key %s\n", kid)
+				}
+				return nil
+			})
+		}
+	},
+}
+
 var auditListCommand = listCommand(
 	"audit list",
 	"print the staff sign-in audit log",

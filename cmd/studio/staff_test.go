@@ -134,3 +134,24 @@ func TestKeysPrintAnon(t *testing.T) {
 		})
 	}
 }
+
+// TestKeysRotate: a new key is added; the old one stays while it may have
+// signed a live token.
+func TestKeysRotate(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, nil, "keys", "print-anon", "--data", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := runCLI(t, nil, "keys", "rotate", "--data", dir)
+	if code != 0 || !strings.HasPrefix(stdout, "added signing key ") || strings.Contains(stdout, "removed") {
+		t.Fatalf("keys rotate = %d %q %q", code, stdout, stderr)
+	}
+	db := storetest.MustOpen(t, store.Config{DataDir: dir})
+	keys, err := db.ListSigningKeys(context.Background())
+	if err != nil || len(keys) != 2 || !strings.Contains(stdout, keys[0].KID) {
+		t.Errorf("keys after rotation = %d, %v; output %q", len(keys), err, stdout)
+	}
+	if code, _, stderr := runCLI(t, nil, "keys", "rotate", "--data", dir, "--jwt-expiry", "10s"); code != 1 || !strings.Contains(stderr, "--jwt-expiry") {
+		t.Errorf("too short --jwt-expiry: exit %d %q", code, stderr)
+	}
+}

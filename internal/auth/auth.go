@@ -53,8 +53,10 @@ type AMREntry struct {
 
 // Purposes of one-time codes.
 const (
-	PurposeSignIn   = "signin"
-	PurposeRecovery = "recovery"
+	PurposeSignIn           = "signin"
+	PurposeRecovery         = "recovery"
+	PurposeReauthentication = "reauthentication" // the nonce PUT /user asks for
+	PurposeEmailChange      = "email_change"     // mailed to the new address
 )
 
 // Code is a one-time sign-in code as stored: only hashes of the code and of
@@ -71,6 +73,8 @@ type Code struct {
 	// of grant_type=pkce.
 	CodeChallenge       string
 	CodeChallengeMethod string
+	// NewEmail is the address a code of PurposeEmailChange confirms.
+	NewEmail string
 }
 
 // SigningKey is a key that signs access tokens.
@@ -133,6 +137,8 @@ type Store interface {
 	// FindUserByEmail and FindUserByID return ErrNotFound for no one.
 	FindUserByEmail(ctx context.Context, email string) (User, error)
 	FindUserByID(ctx context.Context, id string) (User, error)
+	// UpdateUserMetadata replaces the user's user_metadata.
+	UpdateUserMetadata(ctx context.Context, userID string, meta map[string]any, now time.Time) error
 
 	// ClaimEmailSend records that a mail to the address of addressHash is
 	// sent at now, unless one was within interval: then it returns
@@ -150,9 +156,17 @@ type Store interface {
 	// kills the code's link too. It returns ErrCodeInvalid otherwise, after
 	// adding failure to the audit log in the same transaction.
 	ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure AuditEntry) error
-	// ConsumeLink uses the live code whose link hash is linkHash and returns
-	// its user and purpose, or ErrCodeInvalid.
-	ConsumeLink(ctx context.Context, linkHash string, now time.Time) (userID, purpose string, err error)
+	// ConsumeEmailChange uses the live e-mail change code sent to email (or
+	// of the user whose address email still is) when match(userID, hash)
+	// holds for it, and makes its new address the user's; ErrCodeInvalid
+	// (a wrong code counts a try, failure is logged), or ErrExists when the
+	// new address became someone else's meanwhile.
+	ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
+		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
+	// ConsumeLink uses the live code of purpose whose link hash is linkHash
+	// and returns its user, or ErrCodeInvalid. The link of an e-mail change
+	// code makes its new address the user's.
+	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time) (userID string, err error)
 	// ConsumePKCE uses the code with a challenge whose link hash is
 	// linkHash when verifier(challenge, method) holds, and returns its user.
 	// ErrNotFound for no such live code, ErrFlowStateExpired for one that

@@ -451,6 +451,9 @@ func TestCodeRules(t *testing.T) {
 
 	f.clock.Advance(auth.EmailInterval)
 	_, tokenHash = f.askCode("ADA@studio.test ")
+	if r := verify(`{"type":"recovery","token_hash":"` + tokenHash + `"}`); r.status != 403 {
+		t.Errorf("sign-in link as type recovery = %d %s", r.status, r.raw)
+	}
 	if r := verify(`{"type":"magiclink","token_hash":"` + tokenHash + `"}`); r.status != 200 {
 		t.Fatalf("link = %d %s", r.status, r.raw)
 	}
@@ -673,5 +676,140 @@ func TestRecoverAndResend(t *testing.T) {
 	}
 	if r := f.do("POST", "/auth/v1/recover", `{"email":"eve@studio.test"}`); r.status != 200 || f.mail() != "" {
 		t.Errorf("recover for someone who is not staff = %d %s, want 200 and no mail", r.status, r.raw)
+	}
+}
+
+// TestUserUpdate: PUT /user merges data into user_metadata; a null removes
+// a key; what staff cannot change is refused with a 4xx.
+func TestUserUpdate(t *testing.T) {
+	f := newFixture(t, sqlite())
+	session := f.signIn()
+	put := func(body string, headers ...string) response { return f.do("PUT", "/auth/v1/user", body, headers...) }
+	r := put(`{"data":{"theme":"dark","name":null,"n":1}}`, bearer(session)...)
+	if r.status != 200 {
+		t.Fatalf("PUT /user = %d %s", r.status, r.raw)
+	}
+	want := map[string]any{"theme": "dark", "n": 1.0}
+	if diff := cmp.Diff(want, r.body["user_metadata"]); diff != "" {
+		t.Errorf("user_metadata (-want +got):\n%s", diff)
+	}
+	if got := f.do("GET", "/auth/v1/user", "", bearer(session)...); cmp.Diff(want, got.body["user_metadata"]) != "" {
+		t.Errorf("GET /user after the update = %s", got.raw)
+	}
+	refreshed := f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+session["refresh_token"].(string)+`"}`)
+	claims := verifyWithJWKS(t, refreshed.body["access_token"].(string), f.do("GET", "/auth/v1/.well-known/jwks.json", "").raw)
+	if diff := cmp.Diff(want, claims["user_metadata"]); diff != "" {
+		t.Errorf("user_metadata claim after refresh (-want +got):\n%s", diff)
+	}
+	tests := []struct {
+		name, body string
+		headers    []string
+		status     int
+		code       string
+	}{
+		{"no token", `{"data":{}}`, nil, 401, "no_authorization"},
+		{"not JSON", `{"data":`, bearer(session), 400, "bad_json"},
+		{"data not an object", `{"data":[1]}`, bearer(session), 400, "bad_json"},
+		{"password", `{"password":"hunter2"}`, bearer(session), 422, "validation_failed"},
+		{"phone", `{"phone":"+1555"}`, bearer(session), 400, "phone_provider_disabled"},
+		{"new e-mail without a nonce", `{"email":"other@studio.test"}`, bearer(session), 400, "reauthentication_needed"},
+		{"new e-mail with a wrong nonce", `{"email":"other@studio.test","nonce":"123"}`, bearer(session), 400, "reauthentication_not_valid"},
+		{"bad e-mail", `{"email":"other"}`, bearer(session), 400, "validation_failed"},
+		{"too large", `{"data":{"x":"` + strings.Repeat("y", 20<<10) + `"}}`, bearer(session), 400, "validation_failed"},
+	}
+	for _, tt := range tests {
+		if r := put(tt.body, tt.headers...); r.status != tt.status || r.body["error_code"] != tt.code {
+			t.Errorf("%s: = %d %s, want %d %s", tt.name, r.status, r.raw, tt.status, tt.code)
+		}
+	}
+}
+
+// TestEmailChange: a nonce from GET /reauthenticate lets PUT /user ask for a
+// new address, which a code mailed to it confirms.
+func TestEmailChange(t *testing.T) {
+	f := newFixture(t, sqlite())
+	session := f.signIn()
+	reauthenticate := func() string {
+		if r := f.do("GET", "/auth/v1/reauthenticate", "", bearer(session)...); r.status != 200 {
+			t.Fatalf("reauthenticate = %d %s", r.status, r.raw)
+		}
+		mail := f.mail()
+		m := codeInMail.FindStringSubmatch(mail)
+		if m == nil || strings.Contains(mail, "token_hash") {
+			t.Fatalf("nonce mail:\n%s", mail)
+		}
+		f.clock.Advance(auth.EmailInterval)
+		return m[1]
+	}
+	nonce := reauthenticate()
+	r := f.do("PUT", "/auth/v1/user", `{"email":"Lovelace@Studio.test","nonce":"`+nonce+`"}`, bearer(session)...)
+	if r.status != 200 || r.body["email"] != adaEmail {
+		t.Fatalf("PUT /user email = %d %s, want 200 and the address unchanged until confirmed", r.status, r.raw)
+	}
+	mail := f.mail()
+	code := codeInMail.FindStringSubmatch(mail)
+	if code == nil || !strings.Contains(mail, "type=email_change") {
+		t.Fatalf("confirmation mail:\n%s", mail)
+	}
+	if r := f.do("PUT", "/auth/v1/user", `{"email":"x@studio.test","nonce":"`+nonce+`"}`, bearer(session)...); r.status != 400 {
+		t.Errorf("nonce used twice = %d %s", r.status, r.raw)
+	}
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"email_change","email":"lovelace@studio.test","token":"000000"}`); r.status != 403 {
+		t.Errorf("wrong confirmation code = %d %s", r.status, r.raw)
+	}
+	v := f.do("POST", "/auth/v1/verify", `{"type":"email_change","email":"lovelace@studio.test","token":"`+code[1]+`"}`)
+	if v.status != 200 || v.body["user"].(map[string]any)["email"] != "lovelace@studio.test" {
+		t.Fatalf("confirm = %d %s", v.status, v.raw)
+	}
+	if u := f.do("GET", "/auth/v1/user", "", bearer(session)...); u.body["email"] != "lovelace@studio.test" {
+		t.Errorf("GET /user after the change = %s", u.raw)
+	}
+
+	// An address that is someone else's is refused.
+	if err := f.db.CreateUser(context.Background(), auth.User{ID: "7f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: "bob@studio.test",
+		CreatedAt: f.clock.Now(), UpdatedAt: f.clock.Now()}, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(auth.EmailInterval) // since the mail to the new address
+	nonce = reauthenticate()
+	if r := f.do("PUT", "/auth/v1/user", `{"email":"bob@studio.test","nonce":"`+nonce+`"}`, bearer(session)...); r.status != 422 || r.body["error_code"] != "email_exists" {
+		t.Errorf("someone else's address = %d %s", r.status, r.raw)
+	}
+}
+
+// TestKeyRotation: after "keys rotate", servers sign with the new key once
+// they read the keys again; tokens of the old key keep working until it is
+// removed, which waits until they have expired.
+func TestKeyRotation(t *testing.T) {
+	f := newFixture(t, sqlite())
+	session := f.signIn()
+	kidOf := func(token string) string {
+		h, _ := base64.RawURLEncoding.DecodeString(strings.Split(token, ".")[0])
+		var header struct{ Kid string }
+		_ = json.Unmarshal(h, &header)
+		return header.Kid
+	}
+	oldKid := kidOf(session["access_token"].(string))
+	newKid, removed, err := auth.RotateKeys(context.Background(), f.db, f.clock.Now(), time.Hour)
+	if err != nil || len(removed) != 0 || newKid == oldKid {
+		t.Fatalf("RotateKeys = %q, %v, %v", newKid, removed, err)
+	}
+	f.clock.Advance(auth.KeyRefreshInterval)
+	r := f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+session["refresh_token"].(string)+`"}`)
+	if r.status != 200 || kidOf(r.body["access_token"].(string)) != newKid {
+		t.Fatalf("after the refresh interval the new token's kid is %q, want %q", kidOf(r.body["access_token"].(string)), newKid)
+	}
+	jwks := f.do("GET", "/auth/v1/.well-known/jwks.json", "")
+	if !strings.Contains(jwks.raw, oldKid) || !strings.Contains(jwks.raw, newKid) {
+		t.Errorf("JWKS %s lacks one of the keys", jwks.raw)
+	}
+	verifyWithJWKS(t, r.body["access_token"].(string), jwks.raw)
+	if u := f.do("GET", "/auth/v1/user", "", bearer(session)...); u.status != 200 {
+		t.Errorf("a token of the old key = %d %s", u.status, u.raw)
+	}
+	f.clock.Advance(time.Hour + time.Second)
+	_, removed, err = auth.RotateKeys(context.Background(), f.db, f.clock.Now(), time.Hour)
+	if err != nil || len(removed) != 1 || removed[0] != oldKid {
+		t.Errorf("second rotation removed %v, %v; want the old key", removed, err)
 	}
 }

@@ -23,26 +23,29 @@ func newError(status int, code, format string, args ...any) *apiError {
 
 // GoTrue's error codes that this service answers with.
 const (
-	codeBadJSON                 = "bad_json"
-	codeBadJWT                  = "bad_jwt"
-	codeValidationFailed        = "validation_failed"
-	codeNoAuthorization         = "no_authorization"
-	codeOTPExpired              = "otp_expired"
-	codeOverEmailSendRateLimit  = "over_email_send_rate_limit"
-	codeOverRequestRateLimit    = "over_request_rate_limit"
-	codeRefreshTokenNotFound    = "refresh_token_not_found"
-	codeRefreshTokenAlreadyUsed = "refresh_token_already_used"
-	codeSessionNotFound         = "session_not_found"
-	codeUserNotFound            = "user_not_found"
-	codeInvalidCredentials      = "invalid_credentials"
-	codePhoneProviderDisabled   = "phone_provider_disabled"
-	codeRequestTooLarge         = "request_entity_too_large"
-	codeUnexpectedFailure       = "unexpected_failure"
-	codeNotFound                = "not_found"
-	codeMethodNotAllowed        = "method_not_allowed"
-	codeFlowStateNotFound       = "flow_state_not_found"
-	codeFlowStateExpired        = "flow_state_expired"
-	codeBadCodeVerifier         = "bad_code_verifier"
+	codeBadJSON                  = "bad_json"
+	codeBadJWT                   = "bad_jwt"
+	codeValidationFailed         = "validation_failed"
+	codeNoAuthorization          = "no_authorization"
+	codeOTPExpired               = "otp_expired"
+	codeOverEmailSendRateLimit   = "over_email_send_rate_limit"
+	codeOverRequestRateLimit     = "over_request_rate_limit"
+	codeRefreshTokenNotFound     = "refresh_token_not_found"
+	codeRefreshTokenAlreadyUsed  = "refresh_token_already_used"
+	codeSessionNotFound          = "session_not_found"
+	codeUserNotFound             = "user_not_found"
+	codeInvalidCredentials       = "invalid_credentials"
+	codePhoneProviderDisabled    = "phone_provider_disabled"
+	codeRequestTooLarge          = "request_entity_too_large"
+	codeUnexpectedFailure        = "unexpected_failure"
+	codeNotFound                 = "not_found"
+	codeMethodNotAllowed         = "method_not_allowed"
+	codeFlowStateNotFound        = "flow_state_not_found"
+	codeFlowStateExpired         = "flow_state_expired"
+	codeBadCodeVerifier          = "bad_code_verifier"
+	codeReauthenticationNeeded   = "reauthentication_needed"
+	codeReauthenticationNotValid = "reauthentication_not_valid"
+	codeEmailExists              = "email_exists"
 )
 
 // apiVersionHeader is the header by which the client asks for the error
@@ -77,6 +80,11 @@ func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
 func newErrorFormat(version string) bool {
 	d, err := time.Parse("2006-01-02", version)
 	return err == nil && !d.Before(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v) // values decoded from JSON always encode
+	return b
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

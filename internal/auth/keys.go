@@ -147,3 +147,43 @@ func (k *Keys) keyFor(t *jwt.Token) (any, error) {
 func (k *Keys) AnonKey() (string, error) {
 	return k.sign(jwt.MapClaims{"iss": "studio", "role": "anon", "iat": k.created.Unix()})
 }
+
+// RotationStore is the part of the store that key rotation uses.
+type RotationStore interface {
+	ListSigningKeys(ctx context.Context) ([]SigningKey, error)
+	AddSigningKey(ctx context.Context, k SigningKey) error
+	DeleteSigningKey(ctx context.Context, kid string) error
+}
+
+// KeyRefreshInterval is how often a server reads the signing keys again,
+// so that a key added by "studio keys rotate" signs everywhere within it.
+const KeyRefreshInterval = 5 * time.Minute
+
+// RotateKeys adds a new signing key, which signs from each server's next
+// read of the keys, and removes the old keys that can no longer have
+// signed a live token: a key stopped signing at most KeyRefreshInterval
+// after its successor was added, and its last tokens expire jwtExpiry
+// later. It returns the new key's kid and the removed ones.
+func RotateKeys(ctx context.Context, st RotationStore, now time.Time, jwtExpiry time.Duration) (added string, removed []string, err error) {
+	k, err := NewSigningKey(now)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := st.AddSigningKey(ctx, k); err != nil {
+		return "", nil, fmt.Errorf("rotate keys: %w", err)
+	}
+	keys, err := st.ListSigningKeys(ctx) // newest first
+	if err != nil {
+		return k.KID, nil, fmt.Errorf("rotate keys: %w", err)
+	}
+	for i := 1; i < len(keys); i++ {
+		retired := keys[i-1].CreatedAt // when keys[i]'s successor was added
+		if now.Sub(retired) > KeyRefreshInterval+jwtExpiry {
+			if err := st.DeleteSigningKey(ctx, keys[i].KID); err != nil {
+				return k.KID, removed, fmt.Errorf("rotate keys: %w", err)
+			}
+			removed = append(removed, keys[i].KID)
+		}
+	}
+	return k.KID, removed, nil
+}

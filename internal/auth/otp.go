@@ -69,37 +69,56 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // mailCode mails a code and link of purpose to email when it is staff's
-// (and purpose is not empty), and answers 200 {} either way; or 429 when a mail to the address was
-// asked for less than EmailInterval ago, staff or not. challenge and method
-// are the PKCE flow's, or empty.
+// (and purpose is not empty), and answers 200 {} either way; or 429 when a
+// mail to the address was asked for less than EmailInterval ago, staff or
+// not. challenge and method are the PKCE flow's, or empty.
 func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpose, challenge, method string) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	now := s.cfg.Now()
 	u, err := s.store.FindUserByEmail(ctx, email)
-	staff := err == nil
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		s.failed(w, r, "find user", err)
 		return
 	}
+	s.queueCode(w, r, codeRequest{staff: err == nil && purpose != "", user: u, to: email, purpose: purpose,
+		challenge: challenge, method: method, answer: struct{}{}})
+}
+
+// codeRequest is a code to mail and what to answer once it is queued.
+type codeRequest struct {
+	staff             bool // false: send nothing, answer the same
+	user              User
+	to                string
+	purpose           string
+	challenge, method string // PKCE
+	newEmail          string // PurposeEmailChange
+	answer            any
+}
+
+// queueCode queues the mail of c (when c.staff) in the same transaction as
+// the per-address limit's record, and answers c.answer, or 429.
+func (s *Service) queueCode(w http.ResponseWriter, r *http.Request, c codeRequest) {
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	now := s.cfg.Now()
 	var code *Code
 	var msg *notify.Email
 	audit := s.audit(r, "")
 	switch {
-	case staff && purpose != "" && s.cfg.MailFrom != "":
-		plain, tokenHash, c, err := NewCode(u.ID, purpose, now, s.cfg.OTPExpiry)
+	case c.staff && s.cfg.MailFrom != "":
+		plain, tokenHash, row, err := NewCode(c.user.ID, c.purpose, now, s.cfg.OTPExpiry)
 		if err != nil {
 			s.failed(w, r, "new code", err)
 			return
 		}
-		c.CodeChallenge, c.CodeChallengeMethod = challenge, method
-		code = &c
-		msg = s.codeMail(u.Email, purpose, plain, tokenHash, method != "", r.URL.Query().Get("redirect_to"))
-		audit.Action, audit.Email, audit.UserID, audit.Detail = ActionCodeIssued, u.Email, u.ID, purpose
-	case staff && purpose != "":
-		s.cfg.Logger.Warn("auth: a code was asked for, but mail is off; use studio staff sign-in-code", "user_id", u.ID)
+		row.CodeChallenge, row.CodeChallengeMethod, row.NewEmail = c.challenge, c.method, c.newEmail
+		code = &row
+		msg = s.codeMail(c.to, c.purpose, plain, tokenHash, c.method != "", r.URL.Query().Get("redirect_to"))
+		audit.Action, audit.Email, audit.UserID, audit.Detail = ActionCodeIssued, c.user.Email, c.user.ID, c.purpose
+	case c.staff:
+		s.cfg.Logger.Warn("auth: a code was asked for, but mail is off; use studio staff sign-in-code", "user_id", c.user.ID)
 	}
-	retry, err := s.store.ClaimEmailSend(ctx, AddressHash(email), now, EmailInterval, code, msg, audit)
+	retry, err := s.store.ClaimEmailSend(ctx, AddressHash(c.to), now, EmailInterval, code, msg, audit)
 	switch {
 	case errors.Is(err, ErrEmailSendRateExceeded):
 		w.Header().Set("Retry-After", fmt.Sprint(int(math.Ceil(retry.Seconds()))))
@@ -113,7 +132,7 @@ func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpos
 	if msg != nil && s.cfg.MailQueued != nil {
 		s.cfg.MailQueued()
 	}
-	writeJSON(w, http.StatusOK, struct{}{})
+	writeJSON(w, http.StatusOK, c.answer)
 }
 
 // codeMail is the mail with the code and the link. The link opens
@@ -129,8 +148,13 @@ func (s *Service) codeMail(to, purpose, code, tokenHash string, pkce bool, redir
 		}
 	}
 	linkType, subject, what := "magiclink", "Your sign-in code", "sign in to"
-	if purpose == PurposeRecovery {
+	switch purpose {
+	case PurposeRecovery:
 		linkType, subject, what = "recovery", "Your account recovery code", "recover your access to"
+	case PurposeEmailChange:
+		linkType, subject, what = "email_change", "Confirm your new e-mail address", "make this your sign-in address for"
+	case PurposeReauthentication:
+		linkType, subject, what = "", "Your confirmation code", "confirm a change to your account on"
 	}
 	q := url.Values{"token_hash": {tokenHash}, "type": {linkType}}
 	if pkce {
@@ -142,12 +166,16 @@ func (s *Service) codeMail(to, purpose, code, tokenHash string, pkce bool, redir
 		host = u.Host
 	}
 	minutes := int(s.cfg.OTPExpiry / time.Minute)
+	orLink := fmt.Sprintf("Or open this link on the device you are signing in on:\n%s\n\n", link)
+	if linkType == "" {
+		orLink = "" // a nonce to type, no link
+	}
 	return &notify.Email{
 		From:    s.cfg.MailFrom,
 		To:      []string{to},
 		Subject: subject,
-		Body: fmt.Sprintf("Your code to %s %s is:\n\n    %s\n\nOr open this link on the device you are signing in on:\n%s\n\n"+
-			"The code and the link work once and expire in %d minutes. If you did not ask for them, ignore this mail.\n",
-			what, host, code, link, minutes),
+		Body: fmt.Sprintf("Your code to %s %s is:\n\n    %s\n\n%s"+
+			"The code works once and expires in %d minutes. If you did not ask for it, ignore this mail.\n",
+			what, host, code, orLink, minutes),
 	}
 }

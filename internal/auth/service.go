@@ -127,6 +127,8 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /resend", s.handleResend)
 	mux.HandleFunc("POST /token", s.handleToken)
 	mux.HandleFunc("GET /user", s.handleUserGet)
+	mux.HandleFunc("PUT /user", s.handleUserUpdate)
+	mux.HandleFunc("GET /reauthenticate", s.handleReauthenticate)
 	mux.HandleFunc("POST /logout", s.handleLogout)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
@@ -169,7 +171,7 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 
 // knownPaths are the paths of routes, for the 405 answers.
 var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/logout"}
+	"/token", "/user", "/reauthenticate", "/logout"}
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{
@@ -195,13 +197,15 @@ func (s *Service) handleOther(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, newError(http.StatusNotFound, codeNotFound, "No such endpoint"))
 }
 
-// signingKeys returns the keys, reading them from the store on first use;
-// with reload, again, at most once per keyReloadInterval.
+// signingKeys returns the keys, reading them from the store on first use
+// and every KeyRefreshInterval (a rotation made elsewhere); with reload (an
+// unknown kid), also when the last read is keyReloadInterval old.
 func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 	s.keysMu.Lock()
 	defer s.keysMu.Unlock()
 	now := s.cfg.Now()
-	if s.keys != nil && (!reload || now.Sub(s.keysLoaded) < keyReloadInterval) {
+	age := now.Sub(s.keysLoaded)
+	if s.keys != nil && age < KeyRefreshInterval && (!reload || age < keyReloadInterval) {
 		return s.keys, nil
 	}
 	k, err := LoadKeys(ctx, s.store, now)

@@ -137,6 +137,29 @@ func nonNilMap(m map[string]any) map[string]any {
 	return m
 }
 
+// UpdateUserMetadata implements auth.Store.
+func (s *DB) UpdateUserMetadata(ctx context.Context, userID string, meta map[string]any, now time.Time) error {
+	b, err := json.Marshal(nonNilMap(meta))
+	if err != nil {
+		return fmt.Errorf("update user metadata: %w", err)
+	}
+	var found bool
+	err = s.write(ctx, "update user metadata", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET user_metadata = ?, updated_at = ? WHERE id = ?`),
+			string(b), s.d.timeArg(now), userID)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		found = n == 1
+		return err
+	})
+	if err == nil && !found {
+		return auth.ErrNotFound
+	}
+	return err
+}
+
 // ClaimEmailSend implements auth.Store. Rows older than a day are pruned
 // on the way, so the table holds only recent addresses.
 func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
@@ -203,10 +226,10 @@ func (s *DB) replaceCode(ctx context.Context, tx *sql.Tx, c auth.Code) error {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_one_time_codes
-		(user_id, purpose, code_hash, link_hash, created_at, expires_at, code_challenge, code_challenge_method)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		(user_id, purpose, code_hash, link_hash, created_at, expires_at, code_challenge, code_challenge_method, new_email)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		c.UserID, c.Purpose, c.CodeHash, c.LinkHash, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt),
-		c.CodeChallenge, c.CodeChallengeMethod)
+		c.CodeChallenge, c.CodeChallengeMethod, c.NewEmail)
 	return err
 }
 
@@ -251,31 +274,109 @@ func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, 
 
 // ConsumeLink implements auth.Store. The hash is looked up by index: it is
 // the hash of 256 random bits, so the lookup's timing tells nothing useful.
-func (s *DB) ConsumeLink(ctx context.Context, linkHash string, now time.Time) (userID, purpose string, err error) {
+func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time) (userID string, err error) {
 	var ok bool
 	err = s.write(ctx, "consume link", func(tx *sql.Tx) error {
 		var id int64
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, purpose FROM auth_one_time_codes
-			WHERE link_hash = ? AND used_at IS NULL AND expires_at > ?`), linkHash, s.d.timeArg(now)).Scan(&id, &userID, &purpose)
+		var newEmail string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, new_email FROM auth_one_time_codes
+			WHERE link_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?`),
+			linkHash, purpose, s.d.timeArg(now)).Scan(&id, &userID, &newEmail)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
-			s.d.timeArg(now), id)
+		if ok, err = s.useCode(ctx, tx, id, now); err != nil || !ok {
+			return err
+		}
+		if purpose == auth.PurposeEmailChange {
+			if ok, err = s.changeEmail(ctx, tx, userID, newEmail, now); err != nil || !ok {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil && !ok {
+		return "", auth.ErrCodeInvalid
+	}
+	return userID, err
+}
+
+// useCode marks the code used unless a concurrent request did.
+func (s *DB) useCode(ctx context.Context, tx *sql.Tx, id int64, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
+		s.d.timeArg(now), id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// changeEmail makes newEmail the user's address; false when it is someone
+// else's.
+func (s *DB) changeEmail(ctx context.Context, tx *sql.Tx, userID, newEmail string, now time.Time) (bool, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM auth_users WHERE email = ? AND id <> ?`), newEmail, userID).Scan(&n); err != nil {
+		return false, err
+	}
+	if n > 0 {
+		return false, nil
+	}
+	_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET email = ?, updated_at = ? WHERE id = ?`),
+		newEmail, s.d.timeArg(now), userID)
+	return err == nil, err
+}
+
+// ConsumeEmailChange implements auth.Store.
+func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
+	var userID string
+	var outcome error
+	err := s.write(ctx, "consume e-mail change code", func(tx *sql.Tx) error {
+		var id int64
+		var stored, newEmail string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT c.id, c.user_id, c.code_hash, c.new_email FROM auth_one_time_codes c
+			WHERE c.purpose = ? AND c.used_at IS NULL AND c.expires_at > ? AND c.tries < ?
+			AND (c.new_email = ? OR c.user_id IN (SELECT id FROM auth_users WHERE email = ?))
+			ORDER BY c.id DESC`),
+			auth.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email).Scan(&id, &userID, &stored, &newEmail)
+		if errors.Is(err, sql.ErrNoRows) {
+			outcome = auth.ErrCodeInvalid
+			return s.audit(ctx, tx, failure)
+		}
 		if err != nil {
 			return err
 		}
-		n, err := res.RowsAffected()
-		ok = n == 1
-		return err
+		if !match(userID, stored) {
+			outcome = auth.ErrCodeInvalid
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1,
+				used_at = CASE WHEN tries + 1 >= ? THEN ? ELSE used_at END WHERE id = ?`), maxTries, s.d.timeArg(now), id); err != nil {
+				return err
+			}
+			return s.audit(ctx, tx, failure)
+		}
+		ok, err := s.useCode(ctx, tx, id, now)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			outcome = auth.ErrCodeInvalid
+			return nil
+		}
+		if ok, err = s.changeEmail(ctx, tx, userID, newEmail, now); err != nil {
+			return err
+		} else if !ok {
+			outcome = auth.ErrExists
+		}
+		return nil
 	})
-	if err == nil && !ok {
-		return "", "", auth.ErrCodeInvalid
+	if err != nil {
+		return "", err
 	}
-	return userID, purpose, err
+	return userID, outcome
 }
 
 // ConsumePKCE implements auth.Store.
@@ -518,6 +619,39 @@ func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([
 		return rows.Err()
 	})
 	return keys, err
+}
+
+// AddSigningKey stores a new signing key; being the newest, it signs from
+// the next time the servers read the keys.
+func (s *DB) AddSigningKey(ctx context.Context, k auth.SigningKey) error {
+	return s.write(ctx, "add signing key", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_signing_keys (kid, algorithm, private_key, created_at)
+			VALUES (?, ?, ?, ?)`), k.KID, k.Algorithm, k.PrivateKey, s.d.timeArg(k.CreatedAt))
+		return err
+	})
+}
+
+// ListSigningKeys returns every signing key, newest first.
+func (s *DB) ListSigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
+	var keys []auth.SigningKey
+	err := s.query(ctx, "list signing keys", `SELECT kid, algorithm, private_key, created_at FROM auth_signing_keys
+		ORDER BY created_at DESC, kid`, nil, func(rows *sql.Rows) error {
+		var k auth.SigningKey
+		if err := rows.Scan(&k.KID, &k.Algorithm, &k.PrivateKey, s.d.timeDest(&k.CreatedAt)); err != nil {
+			return err
+		}
+		keys = append(keys, k)
+		return nil
+	})
+	return keys, err
+}
+
+// DeleteSigningKey removes a retired signing key from the JWKS.
+func (s *DB) DeleteSigningKey(ctx context.Context, kid string) error {
+	return s.write(ctx, "delete signing key", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_signing_keys WHERE kid = ?`), kid)
+		return err
+	})
 }
 
 // Audit implements auth.Store.

@@ -28,6 +28,7 @@ func TestAuthStore(t *testing.T) {
 			t.Run("removing a user ends their sessions", func(t *testing.T) { testRemoveUser(t, engine) })
 			t.Run("the first signing key is kept", func(t *testing.T) { testSigningKey(t, engine) })
 			t.Run("PKCE codes", func(t *testing.T) { testPKCE(t, engine) })
+			t.Run("e-mail change codes", func(t *testing.T) { testEmailChange(t, engine) })
 		})
 	}
 }
@@ -69,6 +70,16 @@ func testUsers(t *testing.T, engine storetest.Engine) {
 	}
 	if _, err := db.FindUserByEmail(ctx, "eve@studio.test"); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("FindUserByEmail(eve) err = %v, want ErrNotFound", err)
+	}
+	meta := map[string]any{"theme": "dark", "n": 1.0, "nested": map[string]any{"a": []any{"b"}}}
+	if err := db.UpdateUserMetadata(ctx, bob.ID, meta, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := db.FindUserByID(ctx, bob.ID); err != nil || cmp.Diff(meta, u.UserMetadata) != "" || !u.UpdatedAt.Equal(t0.Add(time.Hour)) {
+		t.Errorf("after UpdateUserMetadata = %+v, %v", u, err)
+	}
+	if err := db.UpdateUserMetadata(ctx, "nobody", meta, t0); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("UpdateUserMetadata(nobody) err = %v, want ErrNotFound", err)
 	}
 	audit, err := db.ListAudit(ctx, time.Time{})
 	if err != nil {
@@ -141,17 +152,20 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, code(ada.ID, "new", "link-new", t0), auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := db.ConsumeLink(ctx, "link-old", t0); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-old", auth.PurposeSignIn, t0); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("replaced link: err = %v, want ErrCodeInvalid", err)
 	}
-	userID, purpose, err := db.ConsumeLink(ctx, "link-new", t0.Add(time.Minute))
-	if err != nil || userID != ada.ID || purpose != auth.PurposeSignIn {
-		t.Errorf("ConsumeLink = %q, %q, %v", userID, purpose, err)
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeRecovery, t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("link of another purpose: err = %v, want ErrCodeInvalid", err)
+	}
+	userID, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute))
+	if err != nil || userID != ada.ID {
+		t.Errorf("ConsumeLink = %q, %v", userID, err)
 	}
 	if err := consume("new", t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("code of a used link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, _, err := db.ConsumeLink(ctx, "link-new", t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("link used twice: err = %v, want ErrCodeInvalid", err)
 	}
 }
@@ -339,6 +353,18 @@ func testSigningKey(t *testing.T, engine storetest.Engine) {
 			t.Errorf("keys after offering %s (-want +got):\n%s", candidate.KID, diff)
 		}
 	}
+	if err := db.AddSigningKey(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	if keys, err := db.ListSigningKeys(ctx); err != nil || cmp.Diff([]auth.SigningKey{second, first}, keys) != "" {
+		t.Errorf("ListSigningKeys = %+v, %v; want the newest first", keys, err)
+	}
+	if err := db.DeleteSigningKey(ctx, first.KID); err != nil {
+		t.Fatal(err)
+	}
+	if keys, err := db.ListSigningKeys(ctx); err != nil || cmp.Diff([]auth.SigningKey{second}, keys) != "" {
+		t.Errorf("after DeleteSigningKey = %+v, %v", keys, err)
+	}
 }
 
 func testPKCE(t *testing.T, engine storetest.Engine) {
@@ -377,5 +403,47 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	}
 	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true)); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("used twice: err = %v, want ErrNotFound", err)
+	}
+}
+
+func testEmailChange(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	bob := staff("00000000-0000-4000-8000-000000000002", "bob@studio.test")
+	mustAddUser(t, db, ada)
+	mustAddUser(t, db, bob)
+	change := func(hash, link, to string) {
+		c := code(ada.ID, hash, link, t0)
+		c.Purpose, c.NewEmail = auth.PurposeEmailChange, to
+		if err := db.CreateCode(ctx, c, auth.AuditEntry{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	match := func(want string) func(string, string) bool {
+		return func(userID, stored string) bool { return userID == ada.ID && stored == want }
+	}
+	change("h1", "l1", "lovelace@studio.test")
+	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("wrong code: err = %v", err)
+	}
+	// Found by the current address too.
+	userID, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), auth.AuditEntry{})
+	if err != nil || userID != ada.ID {
+		t.Fatalf("ConsumeEmailChange = %q, %v", userID, err)
+	}
+	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "lovelace@studio.test" {
+		t.Errorf("address after the change = %q", u.Email)
+	}
+	change("h2", "l2", "bob@studio.test")
+	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), auth.AuditEntry{}); !errors.Is(err, auth.ErrExists) {
+		t.Errorf("someone else's address: err = %v, want ErrExists", err)
+	}
+	change("h3", "l3", "ada@studio.test")
+	if id, err := db.ConsumeLink(ctx, "l3", auth.PurposeEmailChange, t0); err != nil || id != ada.ID {
+		t.Fatalf("ConsumeLink = %q %v", id, err)
+	}
+	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "ada@studio.test" {
+		t.Errorf("address after the link = %q", u.Email)
 	}
 }

@@ -23,6 +23,7 @@ const pg = process.env.STUDIO_TEST_DATABASE_URL ?? "";
 const email = `ada+${randomBytes(4).toString("hex")}@studio.test`;
 const pkceEmail = `grace+${randomBytes(4).toString("hex")}@studio.test`;
 const recoverEmail = `mary+${randomBytes(4).toString("hex")}@studio.test`;
+const changeEmail = `lin+${randomBytes(4).toString("hex")}@studio.test`;
 
 let dataDir, server, base, anonKey, smtp;
 
@@ -39,6 +40,7 @@ before(async () => {
   studio("staff", "add", email, "--name", "Ada");
   studio("staff", "add", pkceEmail);
   studio("staff", "add", recoverEmail);
+  studio("staff", "add", changeEmail);
   anonKey = studio("keys", "print-anon").trim();
   server = spawn(
     bin,
@@ -67,12 +69,31 @@ after(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** startServe runs "studio serve" with args and returns its base URL. */
+async function startServe(args, env) {
+  const proc = spawn(bin, ["serve", "--addr", "127.0.0.1:0", ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: proc.stdout });
+    lines.on("line", (line) => {
+      try {
+        const entry = JSON.parse(line);
+        if (entry.msg === "listening") resolve(`http://${entry.addr}`);
+      } catch {
+        // not a log line
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`studio serve exited ${code}`)));
+  });
+  return { proc, url };
+}
+
 /** client makes a client as the console does, with its own storage, and
- * records the URLs it fetches. */
-function client(flowType = "implicit") {
+ * records the URLs it fetches (with their times). */
+function client(flowType = "implicit", origin = base) {
   const store = new Map();
   const fetched = [];
-  const c = createClient(base, anonKey, {
+  const times = [];
+  const c = createClient(origin, anonKey, {
     auth: {
       flowType,
       persistSession: true,
@@ -97,11 +118,12 @@ function client(flowType = "implicit") {
     global: {
       fetch: (url, init) => {
         fetched.push(`${init?.method ?? "GET"} ${new URL(url).pathname}`);
+        times.push(Date.now());
         return fetch(url, init);
       },
     },
   });
-  return { c, fetched };
+  return { c, fetched, times };
 }
 
 /** signIn asks for a code by mail and verifies it. */
@@ -263,4 +285,63 @@ test("recovery: resetPasswordForEmail mails a code; verifying it emits PASSWORD_
   // resend shares the address's limit of one mail a minute.
   const resent = await c.auth.resend({ type: "signup", email: recoverEmail });
   assert.equal(resent.error?.code, "over_email_send_rate_limit");
+});
+
+test("updateUser: data goes to user_metadata, USER_UPDATED is emitted", async () => {
+  const { c } = client();
+  await signInByCLI(c);
+  const events = [];
+  c.auth.onAuthStateChange((event) => events.push(event));
+  const { data, error } = await c.auth.updateUser({ data: { theme: "dark" } });
+  assert.equal(error, null);
+  assert.deepEqual(data.user.user_metadata, { name: "Ada", theme: "dark" });
+  assert.ok(events.includes("USER_UPDATED"), `events: ${events}`);
+  assert.equal((await c.auth.getUser()).data.user.user_metadata.theme, "dark");
+  const password = await c.auth.updateUser({ password: "hunter2" });
+  assert.equal(password.error?.status, 422);
+  assert.equal(password.error?.code, "validation_failed");
+});
+
+test("e-mail change: reauthenticate mails a nonce, updateUser asks, a code to the new address confirms", async () => {
+  const { c } = client();
+  const code = studio("staff", "sign-in-code", changeEmail).trim();
+  assert.equal((await c.auth.verifyOtp({ email: changeEmail, token: code, type: "email" })).error, null);
+
+  let seen = smtp.mails.length;
+  assert.equal((await c.auth.reauthenticate()).error, null);
+  const nonce = body(await smtp.next(changeEmail, seen)).match(/\n {4}(\d{6})\n/)?.[1];
+  assert.ok(nonce, "no nonce in the mail");
+
+  const newAddress = `new-${changeEmail}`;
+  const refused = await c.auth.updateUser({ email: newAddress });
+  assert.equal(refused.error?.code, "reauthentication_needed");
+  seen = smtp.mails.length;
+  const asked = await c.auth.updateUser({ email: newAddress, nonce });
+  assert.equal(asked.error, null);
+  assert.equal(asked.data.user.email, changeEmail, "unchanged until confirmed");
+  const confirm = body(await smtp.next(newAddress, seen)).match(/\n {4}(\d{6})\n/)?.[1];
+  assert.ok(confirm, "no code in the mail to the new address");
+
+  const { data, error } = await c.auth.verifyOtp({ email: newAddress, token: confirm, type: "email_change" });
+  assert.equal(error, null);
+  assert.equal(data.user.email, newAddress);
+  assert.equal((await c.auth.getUser()).data.user.email, newAddress);
+});
+
+test("refresh retries transient server errors with back-off from 200 ms, then gives up", async () => {
+  // A server whose database cannot be reached answers 500 to /token.
+  const down = await startServe(["--data", dataDir + "-down"], {
+    ...process.env,
+    DATABASE_URL: "postgres://studio@127.0.0.1:1/none?connect_timeout=2",
+  });
+  try {
+    const { c, fetched, times } = client("implicit", down.url);
+    const { error } = await c.auth.refreshSession({ refresh_token: "any" });
+    assert.equal(error?.name, "AuthRetryableFetchError");
+    assert.ok(fetched.length >= 4, `${fetched.length} attempts`);
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    assert.ok(gaps[0] >= 190 && gaps[1] >= 390 && gaps[2] >= 790, `gaps ${gaps}`);
+  } finally {
+    down.proc.kill("SIGTERM");
+  }
 });
