@@ -46,6 +46,7 @@ const (
 	codeReauthenticationNeeded   = "reauthentication_needed"
 	codeReauthenticationNotValid = "reauthentication_not_valid"
 	codeEmailExists              = "email_exists"
+	codeInsufficientAAL          = "insufficient_aal"
 )
 
 // apiVersionHeader is the header by which the client asks for the error

@@ -60,8 +60,11 @@ type Config struct {
 	// ClientIP is the address of the client that made r (the server knows
 	// which proxies to believe); RemoteAddr's host when nil.
 	ClientIP func(r *http.Request) string
-	Now      func() time.Time
-	Logger   *slog.Logger
+	// RequireMFA makes every session stay at aal1 (no data) until its user
+	// has verified a TOTP factor.
+	RequireMFA bool
+	Now        func() time.Time
+	Logger     *slog.Logger
 }
 
 // Service is the /auth/v1 service. It is safe for concurrent use.

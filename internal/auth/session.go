@@ -105,29 +105,9 @@ func (s *Service) authenticate(w http.ResponseWriter, r *http.Request) (caller, 
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	claims, e := s.parseAccessToken(ctx, m[1])
+	c, e := s.checkToken(ctx, m[1])
 	if e != nil {
 		writeError(w, r, e)
-		return c, false
-	}
-	c.claims = claims
-	var err error
-	c.session, err = s.store.FindSession(ctx, claims.SessionID)
-	switch {
-	case errors.Is(err, ErrSessionNotFound) || (err == nil && c.session.UserID != claims.Subject):
-		writeError(w, r, newError(http.StatusForbidden, codeSessionNotFound, "Session from session_id claim in JWT does not exist"))
-		return c, false
-	case err != nil:
-		s.failed(w, r, "find session", err)
-		return c, false
-	}
-	c.user, err = s.store.FindUserByID(ctx, claims.Subject)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		writeError(w, r, newError(http.StatusForbidden, codeUserNotFound, "User from sub claim in JWT does not exist"))
-		return c, false
-	case err != nil:
-		s.failed(w, r, "find user", err)
 		return c, false
 	}
 	return c, true
