@@ -24,6 +24,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
 
+	"studio/internal/changes"
 	"studio/internal/contact"
 	"studio/internal/notify"
 	"studio/internal/signup"
@@ -46,6 +47,17 @@ type DB struct {
 
 	mu       sync.Mutex
 	migrated bool
+
+	changes changes.Bus
+}
+
+// Changes is the feed of rows this store committed: inserted contact
+// messages, waitlist entries and subscribers, and updates made through it.
+func (s *DB) Changes() *changes.Bus { return &s.changes }
+
+// changed publishes a committed change of one row of table.
+func (s *DB) changed(table, typ string, key ...string) {
+	s.changes.Publish(changes.Change{Table: table, Type: typ, Key: key, At: time.Now()})
 }
 
 // SQLiteFile is the name of the database file in the data directory.
@@ -201,7 +213,7 @@ func (s *DB) write(ctx context.Context, op string, f func(*sql.Tx) error) error 
 // notification in the outbox in the same transaction: either both are
 // stored or neither is.
 func (s *DB) CreateContactMessage(ctx context.Context, m contact.Message, email *notify.Email) error {
-	return s.write(ctx, "insert contact message", func(tx *sql.Tx) error {
+	err := s.write(ctx, "insert contact message", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO contact_messages
 			(id, received_at, name, email, company, phone, message, spam) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
 			m.ID, s.d.timeArg(m.ReceivedAt), m.Name, m.Email, m.Company, m.Phone, m.Message, m.Spam)
@@ -218,6 +230,10 @@ func (s *DB) CreateContactMessage(ctx context.Context, m contact.Message, email 
 			s.d.timeArg(m.ReceivedAt), s.d.timeArg(m.ReceivedAt))
 		return err
 	})
+	if err == nil {
+		s.changed("contact_messages", changes.Insert, m.ID)
+	}
+	return err
 }
 
 // ListContactMessages returns the messages received at or after since,
@@ -240,8 +256,12 @@ func (s *DB) ListContactMessages(ctx context.Context, since time.Time) ([]contac
 // JoinWaitlist adds e unless its address is already on the product's
 // waitlist; created reports which.
 func (s *DB) JoinWaitlist(ctx context.Context, e signup.WaitlistEntry) (created bool, err error) {
-	return s.insertOnce(ctx, "insert waitlist entry", `INSERT INTO waitlist_entries (product_id, email, joined_at)
+	created, err = s.insertOnce(ctx, "insert waitlist entry", `INSERT INTO waitlist_entries (product_id, email, joined_at)
 		VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, e.ProductID, e.Email, s.d.timeArg(e.JoinedAt))
+	if created {
+		s.changed("waitlist_entries", changes.Insert, e.ProductID, e.Email)
+	}
+	return created, err
 }
 
 // ListWaitlist returns every waitlist entry, by product, oldest first.
@@ -262,8 +282,12 @@ func (s *DB) ListWaitlist(ctx context.Context) ([]signup.WaitlistEntry, error) {
 // Subscribe adds sub unless its address is already subscribed; created
 // reports which.
 func (s *DB) Subscribe(ctx context.Context, sub signup.Subscriber) (created bool, err error) {
-	return s.insertOnce(ctx, "insert newsletter subscriber", `INSERT INTO newsletter_subscribers (email, subscribed_at)
+	created, err = s.insertOnce(ctx, "insert newsletter subscriber", `INSERT INTO newsletter_subscribers (email, subscribed_at)
 		VALUES (?, ?) ON CONFLICT DO NOTHING`, sub.Email, s.d.timeArg(sub.SubscribedAt))
+	if created {
+		s.changed("newsletter_subscribers", changes.Insert, sub.Email)
+	}
+	return created, err
 }
 
 // insertOnce runs an INSERT … ON CONFLICT DO NOTHING; created reports

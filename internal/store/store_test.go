@@ -31,6 +31,7 @@ func TestStore(t *testing.T) {
 			t.Run("newsletter is idempotent", func(t *testing.T) { testNewsletter(t, engine) })
 			t.Run("concurrent submissions are all kept", func(t *testing.T) { testConcurrent(t, engine) })
 			t.Run("reopening keeps data and applies no migration twice", func(t *testing.T) { testReopen(t, engine) })
+			t.Run("committed inserts are published as changes", func(t *testing.T) { testChanges(t, engine) })
 		})
 	}
 }
@@ -327,5 +328,35 @@ func TestUnreachablePostgres(t *testing.T) {
 	err = db.CreateContactMessage(ctx, message("x", t0), nil)
 	if !errors.Is(err, store.ErrUnavailable) {
 		t.Errorf("CreateContactMessage = %v, want ErrUnavailable", err)
+	}
+}
+
+func testChanges(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	sub := db.Changes().Subscribe(10)
+	defer sub.Close()
+	if err := db.CreateContactMessage(ctx, message("m1", t0), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateContactMessage(ctx, message("m1", t0), nil); err == nil {
+		t.Fatal("a second message with the same id was stored")
+	}
+	for range 2 { // the second join and subscription change nothing
+		if _, err := db.JoinWaitlist(ctx, signup.WaitlistEntry{ProductID: "nova", Email: "a@example.com", JoinedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Subscribe(ctx, signup.Subscriber{Email: "b@example.com", SubscribedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for len(sub.C) > 0 {
+		c := <-sub.C
+		got = append(got, c.Type+" "+c.Table+" "+strings.Join(c.Key, "|"))
+	}
+	want := []string{"INSERT contact_messages m1", "INSERT waitlist_entries nova|a@example.com", "INSERT newsletter_subscribers b@example.com"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
 	}
 }
