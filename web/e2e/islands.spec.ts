@@ -141,11 +141,13 @@ test.describe("input before the modules have loaded", () => {
     await page.goto("/", { waitUntil: "commit" });
     await searchButton(page).click();
     await modules.waitFor("site-search"); // the opening woke the search island, which waits for its module
+    await expect(searchButton(page)).toHaveAttribute("aria-busy", "true"); // the click shows as taken
     await page.keyboard.type("aurion");
     await expect(dialog(page)).toHaveCount(0);
 
     await modules.release();
     await expect(dialog(page)).toBeVisible({ timeout: hydrationTimeout });
+    await expect(searchButton(page)).not.toHaveAttribute("aria-busy");
     await expect(searchInput(page)).toHaveValue("aurion");
     await expect(searchInput(page)).toBeFocused();
     const first = dialog(page).getByRole("option").first();
@@ -316,12 +318,14 @@ test.describe("an island hydrates on first use, and what was done meanwhile is n
     await toggle.click();
     await modules.waitFor("theme-toggle");
     await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+    await expect(toggle).toHaveAttribute("aria-busy", "true"); // the click shows as taken
 
     await modules.release();
     await expect(page.locator("html")).toHaveClass(/\bdark\b/, { timeout: hydrationTimeout });
     await expect(island(page, "ThemeToggle")).not.toHaveAttribute("ssr");
     // Once, not twice: the held click was made again, and only once.
     await expect(page.getByRole("button", { name: headerLabels.themeToLight })).toBeVisible();
+    await expect(page.getByRole("button", { name: headerLabels.themeToLight })).not.toHaveAttribute("aria-busy");
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
   });
 

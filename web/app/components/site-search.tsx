@@ -14,6 +14,20 @@ const SearchDialog = lazy(loadSearchDialog);
 
 const TRIGGER_SELECTOR = "[data-search-trigger]";
 
+/** markTriggersBusy shows on the search buttons that an opening is under way (the dialog's chunk may still be loading). */
+function markTriggersBusy(busy: boolean) {
+  for (const button of document.querySelectorAll(TRIGGER_SELECTOR)) {
+    if (busy) button.setAttribute("aria-busy", "true");
+    else button.removeAttribute("aria-busy");
+  }
+}
+
+/** DialogShown clears the busy state once the dialog's chunk has loaded and the dialog is on screen. */
+function DialogShown() {
+  useEffect(() => markTriggersBusy(false), []);
+  return null;
+}
+
 /** isTextField: the keyboard is typing into something, so "/" is a character, not a shortcut. */
 function isTextField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -52,6 +66,7 @@ export function useSiteSearch(): { open: () => void; preload: () => void; elemen
   const open = useCallback(() => {
     if (openRef.current) return;
     openRef.current = true;
+    markTriggersBusy(true);
     const focused = document.activeElement;
     returnFocus.current = focused instanceof HTMLElement && focused !== document.body ? focused : null;
     setOpenId(++openings.current);
@@ -111,6 +126,7 @@ export function useSiteSearch(): { open: () => void; preload: () => void; elemen
     openId === null ? null : (
       <Suspense fallback={null}>
         <SearchDialog key={openId} onClose={onClose} />
+        <DialogShown />
       </Suspense>
     );
 

@@ -51,12 +51,14 @@ describe("client:interaction", () => {
     const early = new MouseEvent("click", { bubbles: true, cancelable: true });
     button.dispatchEvent(early);
     expect(early.defaultPrevented).toBe(true);
+    expect(button.getAttribute("aria-busy")).toBe("true"); // the click shows as taken
 
     el.addEventListener("click", clicks); // what React's root listener would be
     resolveModule();
     await settle();
     expect(hydrate).toHaveBeenCalled();
     expect(clicks).toHaveBeenCalledTimes(1);
+    expect(button.hasAttribute("aria-busy")).toBe(false);
 
     button.click(); // once running, clicks pass straight through
     expect(clicks).toHaveBeenCalledTimes(2);

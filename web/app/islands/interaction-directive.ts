@@ -9,6 +9,7 @@
  * a root at once for a click); the hover and the focus that woke it are
  * announced again, so a tooltip or a focus style driven by React shows.
  * Links and form submissions need no JavaScript and go their native way.
+ * A held button carries aria-busy (and app.css's progress cue) meanwhile.
  */
 import type { ClientDirective } from "astro";
 import { WAKE_EVENT, wasWoken } from "./wake";
@@ -41,6 +42,8 @@ const interaction: ClientDirective = (load, options, el) => {
     if (!button || !el.contains(button)) return;
     e.preventDefault();
     e.stopPropagation();
+    // Until React has the island, the button shows that the click was taken.
+    button.setAttribute("aria-busy", "true");
     heldClick = { node: button, path: pathFrom(el, button) };
   };
 
@@ -67,8 +70,10 @@ const interaction: ClientDirective = (load, options, el) => {
     const hovered = el.querySelectorAll(":hover");
     hovered[hovered.length - 1]?.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
     if (heldClick) {
+      heldClick.node.removeAttribute("aria-busy");
       const target = heldClick.node.isConnected ? heldClick.node : follow(el, heldClick.path);
       heldClick = null;
+      target?.removeAttribute("aria-busy");
       if (target instanceof HTMLElement) target.click();
     }
   };
