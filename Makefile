@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth deps-test bench bench-static bench-functions audit clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-deploy deps-test bench bench-static bench-functions audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -30,7 +30,7 @@ web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run build
 
 ## test: everything CI checks (installs what the tests need when missing)
-test: deps-test build test-go test-web test-budgets test-auth test-e2e
+test: deps-test build test-go test-web test-budgets test-auth test-deploy test-e2e
 
 deps-test:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -64,6 +64,10 @@ test-e2e: $(WEB)/node_modules/.package-lock.json
 test-auth: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run test:auth
 	scripts/with-postgres $(NPM) run test:auth
+
+# The systemd unit in deploy/ (the container image cannot be built here: no engine).
+test-deploy:
+	scripts/verify-systemd-unit
 
 ## dev: Vite with hot reload on :5173; API calls go to the Go server on :8080
 dev: build
