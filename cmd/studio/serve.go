@@ -32,6 +32,7 @@ var serveCommand = command{
 		var cfg serveConfig
 		envString(fs, &cfg.addr, "addr", "STUDIO_ADDR", ":8080", "address to listen on, host:port", env)
 		cfg.store = storeFlags(fs, env)
+		cfg.https = httpsFlags(fs, env)
 		envString(fs, &cfg.siteURL, "site-url", "STUDIO_SITE_URL", site.BuildOrigin, "public origin of the site, for canonical links, share tags, feeds and the sitemap", env)
 		envString(fs, &cfg.rateLimit, "rate-limit", "STUDIO_RATE_LIMIT", "5/10m", "submissions one client may make to each function, N/DURATION, or off", env)
 		envString(fs, &cfg.trustedProxies, "trusted-proxies", "STUDIO_TRUSTED_PROXIES", "", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed", env)
@@ -57,6 +58,7 @@ type serveConfig struct {
 	addr           string
 	siteURL        string
 	store          *store.Config
+	https          *httpsConfig
 	rateLimit      string
 	trustedProxies string
 	allowedOrigins string
@@ -155,6 +157,11 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	opts, err := cfg.https.options(db, ln.Addr().String(), logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	h := server.New(server.Deps{
 		Site:    s,
 		Logger:  logger,
@@ -167,7 +174,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		},
 		Auth: auth.New(db, authCfg),
 	})
-	return server.Serve(ctx, ln, h, logger)
+	return server.Serve(ctx, ln, h, logger, opts)
 }
 
 // openStore opens the store of cfg, creating the data directory for SQLite.

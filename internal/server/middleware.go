@@ -18,9 +18,13 @@ func chain(h http.Handler, m ...middleware) http.Handler {
 	return h
 }
 
+// hsts is the Strict-Transport-Security of responses over HTTPS: two years,
+// this host only (subdomains may be other services).
+var hsts = []string{"max-age=63072000"}
+
 // securityHeaders sets the security headers every response carries. Pages
 // replace the Content-Security-Policy with one that also admits the hashes of
-// their inline scripts.
+// their inline scripts. Over HTTPS, Strict-Transport-Security is added.
 //
 // Cross-Origin-Opener-Policy is not among them: the public pages are the
 // same for every visitor, so a cross-origin opener has nothing to learn from
@@ -42,6 +46,11 @@ func securityHeaders(next http.Handler) http.Handler {
 		h := w.Header()
 		for k, v := range headers {
 			h[k] = v
+		}
+		if r.TLS != nil {
+			// Only over HTTPS: a browser ignores it over HTTP, and a site
+			// served over HTTP alone must not promise HTTPS.
+			h["Strict-Transport-Security"] = hsts
 		}
 		next.ServeHTTP(w, r)
 	})

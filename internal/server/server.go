@@ -4,6 +4,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -57,28 +58,65 @@ func httpServer(h http.Handler, logger *slog.Logger) *http.Server {
 	}
 }
 
+// Options are what Serve may do besides plain HTTP on its listener.
+type Options struct {
+	// TLS makes Serve speak HTTPS (HTTP/2 and HTTP/1.1) on its listener.
+	// TLS connections are not coalesced (coalesce.go): TLS already writes
+	// whole records, and HTTP/2 writes while a read is pending.
+	TLS *tls.Config
+	// HTTP, when set, is a second listener for plain HTTP, served by
+	// HTTPHandler (a redirect to HTTPS, and ACME's http-01 challenges).
+	HTTP        net.Listener
+	HTTPHandler http.Handler
+}
+
 // Serve serves h on ln until ctx is done, then stops accepting connections and
 // waits up to ShutdownTimeout for in-flight requests. It returns nil after a
 // clean shutdown.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger, opts Options) error {
 	srv := httpServer(h, logger)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(coalescingListener{ln}) }()
-	logger.Info("listening", "addr", ln.Addr().String())
+	servers := []*http.Server{srv}
+	errc := make(chan error, 2)
+	if opts.TLS != nil {
+		srv.TLSConfig = opts.TLS
+		go func() { errc <- srv.ServeTLS(ln, "", "") }()
+		logger.Info("listening", "addr", ln.Addr().String(), "scheme", "https")
+	} else {
+		go func() { errc <- srv.Serve(coalescingListener{ln}) }()
+		logger.Info("listening", "addr", ln.Addr().String())
+	}
+	if opts.HTTP != nil {
+		plain := &http.Server{Handler: opts.HTTPHandler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+			WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second, ErrorLog: srv.ErrorLog}
+		servers = append(servers, plain)
+		go func() { errc <- plain.Serve(opts.HTTP) }()
+		logger.Info("listening", "addr", opts.HTTP.Addr().String(), "scheme", "http", "serves", "redirect to https")
+	}
 
 	select {
 	case err := <-errc:
+		for _, s := range servers {
+			s.Close()
+		}
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down", "timeout", ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	var shutdownErr error
+	for _, s := range servers {
+		if err := s.Shutdown(shutdownCtx); err != nil && shutdownErr == nil {
+			shutdownErr = fmt.Errorf("shutdown: %w", err)
+		}
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", err)
+	for range servers {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) && shutdownErr == nil {
+			shutdownErr = fmt.Errorf("serve: %w", err)
+		}
+	}
+	if shutdownErr != nil {
+		return shutdownErr
 	}
 	logger.Info("stopped")
 	return nil

@@ -95,7 +95,7 @@ func TestServeFinishesInFlightRequestsOnShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- server.Serve(ctx, ln, slow, discardLogger()) }()
+	go func() { served <- server.Serve(ctx, ln, slow, discardLogger(), server.Options{}) }()
 
 	url := "http://" + ln.Addr().String() + "/"
 	type result struct {

@@ -32,6 +32,7 @@ func TestStore(t *testing.T) {
 			t.Run("concurrent submissions are all kept", func(t *testing.T) { testConcurrent(t, engine) })
 			t.Run("reopening keeps data and applies no migration twice", func(t *testing.T) { testReopen(t, engine) })
 			t.Run("committed inserts are published as changes", func(t *testing.T) { testChanges(t, engine) })
+			t.Run("acme cache: get, put, replace, delete", func(t *testing.T) { testACMECache(t, engine) })
 		})
 	}
 }
@@ -358,5 +359,31 @@ func testChanges(t *testing.T, engine storetest.Engine) {
 	want := []string{"INSERT contact_messages m1", "INSERT waitlist_entries nova|a@example.com", "INSERT newsletter_subscribers b@example.com"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+}
+
+func testACMECache(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	if _, err := db.CacheGet(ctx, "studio.example"); !errors.Is(err, store.ErrCacheMiss) {
+		t.Fatalf("get of a missing key = %v, want ErrCacheMiss", err)
+	}
+	for _, data := range [][]byte{[]byte("first \x00 cert"), []byte("renewed cert")} {
+		if err := db.CachePut(ctx, "studio.example", data); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.CacheGet(ctx, "studio.example")
+		if err != nil || string(got) != string(data) {
+			t.Fatalf("get = %q, %v; want %q", got, err, data)
+		}
+	}
+	if err := db.CacheDelete(ctx, "studio.example"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CacheDelete(ctx, "studio.example"); err != nil {
+		t.Fatalf("deleting a missing key: %v", err)
+	}
+	if _, err := db.CacheGet(ctx, "studio.example"); !errors.Is(err, store.ErrCacheMiss) {
+		t.Fatalf("get after delete = %v, want ErrCacheMiss", err)
 	}
 }

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/acme"
+	"golang.org/x/crypto/acme/autocert"
+
+	"studio/internal/server"
+	"studio/internal/store"
+)
+
+// httpsConfig is the HTTPS part of "studio serve": certificate files, or
+// certificates an ACME CA issues for --domain, and the plain-HTTP listener
+// that redirects to HTTPS.
+type httpsConfig struct {
+	certFile, keyFile string
+	domains           string
+	acmeEmail         string
+	acmeDirectory     string
+	acmeRoots         string
+	httpAddr          string
+}
+
+func httpsFlags(fs *flag.FlagSet, env func(string) string) *httpsConfig {
+	var c httpsConfig
+	envString(fs, &c.certFile, "tls-cert", "STUDIO_TLS_CERT", "", "PEM certificate chain: serve HTTPS on --addr with it (and --tls-key)", env)
+	envString(fs, &c.keyFile, "tls-key", "STUDIO_TLS_KEY", "", "PEM private key of --tls-cert", env)
+	envString(fs, &c.domains, "domain", "STUDIO_DOMAIN", "", "comma-separated host names: serve HTTPS on --addr with certificates from an ACME CA (Let's Encrypt), kept in the store", env)
+	envString(fs, &c.acmeEmail, "acme-email", "STUDIO_ACME_EMAIL", "", "contact address given to the ACME CA (expiry notices)", env)
+	envString(fs, &c.acmeDirectory, "acme-directory", "STUDIO_ACME_DIRECTORY", autocert.DefaultACMEDirectory, "directory URL of the ACME CA", env)
+	envString(fs, &c.acmeRoots, "acme-ca-roots", "STUDIO_ACME_CA_ROOTS", "", "PEM file of the CA certificates to trust when talking to a private ACME CA; empty: the system's", env)
+	envString(fs, &c.httpAddr, "http-addr", "STUDIO_HTTP_ADDR", ":80", "with HTTPS: address for plain HTTP, which redirects to HTTPS (and answers ACME http-01 challenges), or off", env)
+	return &c
+}
+
+// enabled reports whether the server speaks HTTPS.
+func (c httpsConfig) enabled() bool { return c.certFile != "" || c.keyFile != "" || c.domains != "" }
+
+// options returns what server.Serve needs to speak HTTPS on mainAddr, with
+// the plain-HTTP listener opened; no options when HTTPS is off.
+func (c httpsConfig) options(db *store.DB, mainAddr string, logger *slog.Logger) (server.Options, error) {
+	var opts server.Options
+	if !c.enabled() {
+		return opts, nil
+	}
+	var redirect http.Handler = redirectToHTTPS(mainAddr)
+	switch {
+	case c.domains != "" && (c.certFile != "" || c.keyFile != ""):
+		return opts, errors.New("--domain and --tls-cert exclude each other: certificates come from the ACME CA or from files")
+	case c.domains != "":
+		client, err := c.acmeHTTPClient()
+		if err != nil {
+			return opts, err
+		}
+		m := &autocert.Manager{
+			Prompt:     autocert.AcceptTOS,
+			HostPolicy: autocert.HostWhitelist(splitList(c.domains)...),
+			Cache:      storeCertCache{db},
+			Email:      c.acmeEmail,
+			Client:     &acme.Client{DirectoryURL: c.acmeDirectory, HTTPClient: client},
+		}
+		opts.TLS = m.TLSConfig()
+		opts.TLS.GetCertificate = logCertificateErrors(m.GetCertificate, logger)
+		redirect = m.HTTPHandler(redirect)
+	case c.certFile == "" || c.keyFile == "":
+		return opts, errors.New("--tls-cert and --tls-key go together: set both")
+	default:
+		cert, err := tls.LoadX509KeyPair(c.certFile, c.keyFile)
+		if err != nil {
+			return opts, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+		}
+		opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+	}
+	opts.TLS.MinVersion = tls.VersionTLS12
+	if c.httpAddr != "off" {
+		ln, err := net.Listen("tcp", c.httpAddr)
+		if err != nil {
+			return opts, fmt.Errorf("--http-addr: %w", err)
+		}
+		opts.HTTP, opts.HTTPHandler = ln, redirect
+	}
+	return opts, nil
+}
+
+// acmeHTTPClient is the client that talks to the ACME CA: the default one,
+// or one that trusts --acme-ca-roots.
+func (c httpsConfig) acmeHTTPClient() (*http.Client, error) {
+	if c.acmeRoots == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(c.acmeRoots)
+	if err != nil {
+		return nil, fmt.Errorf("--acme-ca-roots: %w", err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--acme-ca-roots: no PEM certificate in %s", c.acmeRoots)
+	}
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: transport, Timeout: time.Minute}, nil
+}
+
+// logCertificateErrors logs why a handshake found no certificate (the ACME
+// CA refused, a name not in --domain): the client only sees "internal error".
+func logCertificateErrors(get func(*tls.ClientHelloInfo) (*tls.Certificate, error), logger *slog.Logger) func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	return func(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
+		cert, err := get(hello)
+		if err != nil {
+			logger.Warn("tls: no certificate", "server_name", hello.ServerName, "remote", hello.Conn.RemoteAddr().String(), "err", err)
+		}
+		return cert, err
+	}
+}
+
+// redirectToHTTPS sends every request to the same URL over HTTPS, on the
+// port of mainAddr unless that is 443. 308 keeps the method and body.
+func redirectToHTTPS(mainAddr string) http.Handler {
+	_, port, _ := net.SplitHostPort(mainAddr)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if host == "" || strings.ContainsAny(host, "/?#@") {
+			http.Error(w, "Bad Request: no host", http.StatusBadRequest)
+			return
+		}
+		if port != "" && port != "443" {
+			host = net.JoinHostPort(host, port)
+		} else if strings.Contains(host, ":") {
+			host = "[" + host + "]" // an IPv6 address
+		}
+		http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), http.StatusPermanentRedirect)
+	})
+}
+
+// storeCertCache keeps autocert's certificates and account key in the store,
+// so that every instance on one PostgreSQL shares them (on SQLite, the store
+// is in --data).
+type storeCertCache struct{ db *store.DB }
+
+func (c storeCertCache) Get(ctx context.Context, key string) ([]byte, error) {
+	data, err := c.db.CacheGet(ctx, key)
+	if errors.Is(err, store.ErrCacheMiss) {
+		return nil, autocert.ErrCacheMiss
+	}
+	return data, err
+}
+
+func (c storeCertCache) Put(ctx context.Context, key string, data []byte) error {
+	return c.db.CachePut(ctx, key, data)
+}
+
+func (c storeCertCache) Delete(ctx context.Context, key string) error {
+	return c.db.CacheDelete(ctx, key)
+}

@@ -1,0 +1,9 @@
+-- Certificates and account keys of the ACME client (--domain), kept in the
+-- store so that every instance on one PostgreSQL shares them. Keys are the
+-- names autocert gives its cache entries.
+
+CREATE TABLE acme_cache (
+    key        TEXT PRIMARY KEY,
+    data       BYTEA NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL
+);
