@@ -89,7 +89,7 @@ func (c httpsConfig) options(db *store.DB, mainAddr string, logger *slog.Logger)
 		if err != nil {
 			return opts, fmt.Errorf("--http-addr: %w", err)
 		}
-		opts.HTTP, opts.HTTPHandler = ln, redirect
+		opts.Sides = append(opts.Sides, server.Side{Name: "redirect to https", Listener: ln, Handler: redirect})
 	}
 	return opts, nil
 }

@@ -35,7 +35,8 @@ import (
 )
 
 // serveInProcess runs "studio serve" with args in this process until the
-// test ends, and returns the addresses it listens on by scheme.
+// test ends, and returns the addresses it listens on: "https" or "http" for
+// the site, and the sides by what they serve ("redirect to https", "metrics").
 func serveInProcess(t *testing.T, listeners int, args ...string) map[string]string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -49,12 +50,16 @@ func serveInProcess(t *testing.T, listeners int, args ...string) map[string]stri
 	addrs := map[string]string{}
 	lines := bufio.NewScanner(pr)
 	for len(addrs) < listeners && lines.Scan() {
-		var entry struct{ Msg, Addr, Scheme string }
+		var entry struct{ Msg, Addr, Scheme, Serves string }
 		if json.Unmarshal(lines.Bytes(), &entry) == nil && entry.Msg == "listening" {
-			if entry.Scheme == "" {
-				entry.Scheme = "http"
+			switch {
+			case entry.Serves != "":
+				addrs[entry.Serves] = entry.Addr
+			case entry.Scheme == "https":
+				addrs["https"] = entry.Addr
+			default:
+				addrs["http"] = entry.Addr
 			}
-			addrs[entry.Scheme] = entry.Addr
 		} else if entry.Msg == "" {
 			t.Log(lines.Text())
 		}
@@ -150,13 +155,13 @@ func TestHTTPSFromFiles(t *testing.T) {
 		t.Errorf("GET https /studio = %d %s, HSTS %q; want 200 over HTTP/2 with HSTS", resp.StatusCode, resp.Proto, resp.Header.Get("Strict-Transport-Security"))
 	}
 
-	resp, err = client.Get("http://" + addrs["http"] + "/studio?from=plain")
+	resp, err = client.Get("http://" + addrs["redirect to https"] + "/studio?from=plain")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	_, port, _ := net.SplitHostPort(addrs["https"])
-	host, _, _ := net.SplitHostPort(addrs["http"])
+	host, _, _ := net.SplitHostPort(addrs["redirect to https"])
 	if want := "https://" + net.JoinHostPort(host, port) + "/studio?from=plain"; resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != want {
 		t.Errorf("GET http /studio = %d to %q, want 308 to %q", resp.StatusCode, resp.Header.Get("Location"), want)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/contact"
+	"studio/internal/metrics"
 	"studio/internal/notify"
 	"studio/internal/ratelimit"
 	"studio/internal/server"
@@ -33,6 +34,7 @@ var serveCommand = command{
 		envString(fs, &cfg.addr, "addr", "STUDIO_ADDR", ":8080", "address to listen on, host:port", env)
 		cfg.store = storeFlags(fs, env)
 		cfg.https = httpsFlags(fs, env)
+		envString(fs, &cfg.metricsAddr, "metrics-addr", "STUDIO_METRICS_ADDR", "", "address to serve Prometheus metrics on (/metrics), kept off the public address, e.g. 127.0.0.1:9090; empty: off", env)
 		envString(fs, &cfg.siteURL, "site-url", "STUDIO_SITE_URL", site.BuildOrigin, "public origin of the site, for canonical links, share tags, feeds and the sitemap", env)
 		envString(fs, &cfg.rateLimit, "rate-limit", "STUDIO_RATE_LIMIT", "5/10m", "submissions one client may make to each function, N/DURATION, or off", env)
 		envString(fs, &cfg.trustedProxies, "trusted-proxies", "STUDIO_TRUSTED_PROXIES", "", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed", env)
@@ -59,6 +61,7 @@ type serveConfig struct {
 	siteURL        string
 	store          *store.Config
 	https          *httpsConfig
+	metricsAddr    string
 	rateLimit      string
 	trustedProxies string
 	allowedOrigins string
@@ -140,8 +143,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	}
 	logger.Info("store", "engine", db.Engine())
 
+	meters := metrics.New(db.OutboxDepth)
 	if mailer != nil {
-		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger}
+		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed}
 		senderCtx, stopSender := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); sender.Run(senderCtx) }()
@@ -162,6 +166,16 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		ln.Close()
 		return err
 	}
+	if cfg.metricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.metricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", meters.Handler())
+		opts.Sides = append(opts.Sides, server.Side{Name: "metrics", Listener: mln, Handler: mux})
+	}
 	h := server.New(server.Deps{
 		Site:    s,
 		Logger:  logger,
@@ -172,7 +186,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			TrustedProxies: proxies,
 			AllowedOrigins: splitList(cfg.allowedOrigins),
 		},
-		Auth: auth.New(db, authCfg),
+		Auth:    auth.New(db, authCfg),
+		Metrics: meters,
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
 }

@@ -36,6 +36,8 @@ type Sender struct {
 	// Backoff is the wait after the attempts-th failed attempt;
 	// DefaultBackoff when nil.
 	Backoff func(attempts int) time.Duration
+	// Failed, when set, is called after each failed attempt (for metrics).
+	Failed func()
 
 	once sync.Once
 	wake chan struct{}
@@ -121,6 +123,9 @@ func (s *Sender) RunOnce(ctx context.Context) (int, error) {
 		if err := s.Mailer.Send(ctx, q); err != nil {
 			next := s.Now().Add(s.Backoff(q.Attempts))
 			s.Logger.Warn("notification e-mail failed; will retry", "outbox_id", q.ID, "attempt", q.Attempts, "retry_at", next, "err", err)
+			if s.Failed != nil {
+				s.Failed()
+			}
 			if err := s.Outbox.RetryEmail(ctx, q.ID, next, err.Error()); err != nil {
 				s.Logger.Error("outbox: record failed attempt", "outbox_id", q.ID, "err", err)
 			}

@@ -18,6 +18,7 @@ import (
 
 	"studio/internal/contact"
 	"studio/internal/form"
+	"studio/internal/metrics"
 	"studio/internal/ratelimit"
 	"studio/internal/signup"
 	"studio/internal/store"
@@ -65,10 +66,12 @@ type functions struct {
 	cfg     FunctionsConfig
 	logger  *slog.Logger
 	limits  map[string]*ratelimit.Limiter // by function name
+	metrics *metrics.Metrics
 }
 
 func newFunctions(d Deps) *functions {
-	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]*ratelimit.Limiter{}}
+	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]*ratelimit.Limiter{},
+		metrics: d.Metrics}
 	for _, name := range functionNames {
 		f.limits[name] = ratelimit.New(d.Functions.RateLimit, d.Functions.Now)
 	}
@@ -164,6 +167,11 @@ type call struct {
 	w        http.ResponseWriter
 	native   bool
 	problems []fieldProblem
+	// function is the function's name; outcome records how the call ended
+	// (accepted, spam, or the reason it failed).
+	function string
+	outcome  func(function, outcome string)
+	spam     bool // accepted, and kept as spam
 }
 
 // redirect answers a native form post with 303 to location, a path of this
@@ -177,6 +185,11 @@ func (c *call) redirect(location string) {
 
 // succeed answers success: v as JSON, or a redirect to location.
 func (c *call) succeed(v any, location string) {
+	if c.spam {
+		c.outcome(c.function, "spam")
+	} else {
+		c.outcome(c.function, "accepted")
+	}
 	if c.native {
 		c.redirect(location)
 		return
@@ -187,6 +200,7 @@ func (c *call) succeed(v any, location string) {
 // fail answers a failure: status with msg as JSON, or a redirect to the
 // problem page of reason.
 func (c *call) fail(status int, msg, reason string) {
+	c.outcome(c.function, reason)
 	if c.native {
 		c.redirect(problemPath(reason))
 		return
@@ -197,6 +211,7 @@ func (c *call) fail(status int, msg, reason string) {
 // invalid answers bad input: 400 with the fields (always present, possibly
 // {}), or a redirect to the problem page of the first bad field.
 func (c *call) invalid(fe *form.Error) {
+	c.outcome(c.function, problemInvalid)
 	if c.native {
 		c.redirect(problemPath(c.reasonOf(fe)))
 		return
@@ -229,8 +244,8 @@ func (c *call) reasonOf(fe *form.Error) string {
 // and returns how to answer it and its body as the JSON object the
 // function's decoder reads (a form post is turned into one). Otherwise it
 // answers (415, 403, 413, 400 or their redirects) and returns false.
-func (f *functions) begin(w http.ResponseWriter, r *http.Request, problems []fieldProblem) (*call, []byte, bool) {
-	c := &call{w: w, problems: problems}
+func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, problems []fieldProblem) (*call, []byte, bool) {
+	c := &call{w: w, problems: problems, function: name, outcome: f.metrics.Submission}
 	switch mediaType(r.Header.Get("Content-Type")) {
 	case "application/json":
 	case "application/x-www-form-urlencoded":
@@ -312,6 +327,7 @@ func (f *functions) allow(c *call, r *http.Request, name string) bool {
 	if ok {
 		return true
 	}
+	f.metrics.RateLimited("functions/" + name)
 	c.w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
 	c.fail(http.StatusTooManyRequests, form.Rules.Errors.RateLimited, problemRateLimited)
 	return false
@@ -341,7 +357,7 @@ type contactAccepted struct {
 // submission that filled the honeypot gets the same answer and is kept as
 // spam.
 func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) {
-	c, body, ok := f.begin(w, r, contactProblems)
+	c, body, ok := f.begin(w, r, "submit-contact", contactProblems)
 	if !ok {
 		return
 	}
@@ -365,6 +381,7 @@ func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	f.logger.Info("contact message stored", "id", m.ID, "spam", m.Spam)
+	c.spam = m.Spam
 	c.succeed(contactAccepted{ID: m.ID, ReceivedAt: m.ReceivedAt}, "/contact/sent")
 }
 
@@ -401,7 +418,7 @@ func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Req
 // success page at location).
 func handleSignup[T any](f *functions, w http.ResponseWriter, r *http.Request, name string, problems []fieldProblem,
 	decode func([]byte) (T, error), save func(context.Context, T) error, location func(T) string) {
-	c, body, ok := f.begin(w, r, problems)
+	c, body, ok := f.begin(w, r, name, problems)
 	if !ok {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"studio/internal/metrics"
 	"studio/internal/site"
 )
 
@@ -81,29 +82,31 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-// accessLog writes one structured line per request. It hands the record to
-// the logger's handler itself: Logger.LogAttrs would also look up the
-// caller's source position, which the line does not show.
-func accessLog(logger *slog.Logger) middleware {
+// observe writes one structured line per request and counts it in m. It
+// hands the record to the logger's handler itself: Logger.LogAttrs would
+// also look up the caller's source position, which the line does not show.
+func observe(logger *slog.Logger, m *metrics.Metrics) middleware {
 	h := logger.Handler()
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			rec := &statusRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
-			if !h.Enabled(r.Context(), slog.LevelInfo) {
-				return
-			}
 			if rec.status == 0 {
 				rec.status = http.StatusOK
 			}
-			line := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+			end := time.Now()
+			m.Request(r.URL.Path, rec.status, end.Sub(start))
+			if !h.Enabled(r.Context(), slog.LevelInfo) {
+				return
+			}
+			line := slog.NewRecord(end, slog.LevelInfo, "request", 0)
 			line.AddAttrs(
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
 				slog.Int("status", rec.status),
 				slog.Int("bytes", rec.bytes),
-				slog.Duration("duration", line.Time.Sub(start)),
+				slog.Duration("duration", end.Sub(start)),
 				slog.String("remote", r.RemoteAddr),
 			)
 			_ = h.Handle(r.Context(), line)

@@ -14,6 +14,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/contact"
+	"studio/internal/metrics"
 	"studio/internal/signup"
 )
 
@@ -32,6 +33,8 @@ type Deps struct {
 	Functions FunctionsConfig
 	// Auth is the staff sign-in service at /auth/v1; none when nil.
 	Auth *auth.Service
+	// Metrics counts requests and submissions; kept but not served when nil.
+	Metrics *metrics.Metrics
 }
 
 // New returns the studio's handler: every route of routes.go behind the
@@ -40,9 +43,12 @@ func New(d Deps) http.Handler {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
+	if d.Metrics == nil {
+		d.Metrics = metrics.New(nil)
+	}
 	mux := http.NewServeMux()
 	addRoutes(mux, d)
-	return chain(mux, recoverPanics(d.Logger), accessLog(d.Logger), securityHeaders)
+	return chain(mux, recoverPanics(d.Logger), observe(d.Logger, d.Metrics), securityHeaders)
 }
 
 // httpServer is the server Serve runs; it must serve a coalescingListener.
@@ -64,10 +70,16 @@ type Options struct {
 	// TLS connections are not coalesced (coalesce.go): TLS already writes
 	// whole records, and HTTP/2 writes while a read is pending.
 	TLS *tls.Config
-	// HTTP, when set, is a second listener for plain HTTP, served by
-	// HTTPHandler (a redirect to HTTPS, and ACME's http-01 challenges).
-	HTTP        net.Listener
-	HTTPHandler http.Handler
+	// Sides are other plain-HTTP listeners, each with its own handler: the
+	// redirect to HTTPS (and ACME's http-01 challenges), the metrics.
+	Sides []Side
+}
+
+// Side is a plain-HTTP listener beside the main one.
+type Side struct {
+	Name     string // what it serves, for the log
+	Listener net.Listener
+	Handler  http.Handler
 }
 
 // Serve serves h on ln until ctx is done, then stops accepting connections and
@@ -76,7 +88,7 @@ type Options struct {
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger, opts Options) error {
 	srv := httpServer(h, logger)
 	servers := []*http.Server{srv}
-	errc := make(chan error, 2)
+	errc := make(chan error, 1+len(opts.Sides))
 	if opts.TLS != nil {
 		srv.TLSConfig = opts.TLS
 		go func() { errc <- srv.ServeTLS(ln, "", "") }()
@@ -85,12 +97,12 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Lo
 		go func() { errc <- srv.Serve(coalescingListener{ln}) }()
 		logger.Info("listening", "addr", ln.Addr().String())
 	}
-	if opts.HTTP != nil {
-		plain := &http.Server{Handler: opts.HTTPHandler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	for _, side := range opts.Sides {
+		plain := &http.Server{Handler: side.Handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 			WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second, ErrorLog: srv.ErrorLog}
 		servers = append(servers, plain)
-		go func() { errc <- plain.Serve(opts.HTTP) }()
-		logger.Info("listening", "addr", opts.HTTP.Addr().String(), "scheme", "http", "serves", "redirect to https")
+		go func() { errc <- plain.Serve(side.Listener) }()
+		logger.Info("listening", "addr", side.Listener.Addr().String(), "scheme", "http", "serves", side.Name)
 	}
 
 	select {

@@ -393,6 +393,14 @@ func (s *DB) RetryEmail(ctx context.Context, id int64, next time.Time, reason st
 	})
 }
 
+// OutboxDepth is how many e-mails of the outbox are not sent yet.
+func (s *DB) OutboxDepth(ctx context.Context) (int, error) {
+	var n int
+	err := s.query(ctx, "count outbox", `SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL`, nil,
+		func(rows *sql.Rows) error { return rows.Scan(&n) })
+	return n, err
+}
+
 // OutboxEntry is the delivery state of one queued e-mail.
 type OutboxEntry struct {
 	ID               int64

@@ -196,6 +196,9 @@ func testClaim(t *testing.T, engine storetest.Engine) {
 	if diff := cmp.Diff([]int64{2}, ids(got)); diff != "" {
 		t.Fatalf("after the retry time (-want +got):\n%s", diff)
 	}
+	if n, err := db.OutboxDepth(ctx); err != nil || n != 1 {
+		t.Errorf("outbox depth = %d, %v; want 1 (the second, waiting for its retry)", n, err)
+	}
 	outbox, _ := db.ListOutbox(ctx)
 	want := []store.OutboxEntry{
 		{ID: 1, ContactMessageID: "0", Subject: "New", Attempts: 1, Sent: true},

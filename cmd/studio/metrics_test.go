@@ -1,0 +1,75 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestMetrics: --metrics-addr serves the Prometheus text format on its own
+// address (never on the site's), counting requests by route class and
+// status, submissions by outcome and rate-limited requests.
+func TestMetrics(t *testing.T) {
+	addrs := serveInProcess(t, 2, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--rate-limit", "2/1h", "--data", t.TempDir())
+	site := "http://" + addrs["http"]
+	post := func(body string) int {
+		resp, err := http.Post(site+"/functions/v1/submit-contact", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for path, want := range map[string]int{"/": 200, "/no-such-page": 404, "/metrics": 404} {
+		resp, err := http.Get(site + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s on the site = %d, want %d", path, resp.StatusCode, want)
+		}
+	}
+	for _, tt := range []struct {
+		body string
+		want int
+	}{
+		{`{"name":"Ada","email":"ada@example.com","company":null,"phone":null,"message":"Hello"}`, 200},
+		{`{"name":"","email":"not an address","company":null,"phone":null,"message":"Hello"}`, 400},
+		{`{"name":"Bot","email":"bot@example.com","company":null,"phone":null,"message":"Hi","website":"spam.example"}`, 200},
+		{`{"name":"Ada","email":"ada@example.com","company":null,"phone":null,"message":"Again"}`, 429},
+	} {
+		if got := post(tt.body); got != tt.want {
+			t.Errorf("POST %s = %d, want %d", tt.body, got, tt.want)
+		}
+	}
+
+	resp, err := http.Get("http://" + addrs["metrics"] + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	text := string(body)
+	for _, want := range []string{
+		`studio_http_requests_total{code="200",route="pages"} 1`,
+		`studio_http_requests_total{code="404",route="pages"} 2`,
+		`studio_http_requests_total{code="429",route="functions"} 1`,
+		`studio_http_request_duration_seconds_count{route="functions"} 4`,
+		`studio_submissions_total{function="submit-contact",outcome="accepted"} 1`,
+		`studio_submissions_total{function="submit-contact",outcome="spam"} 1`,
+		`studio_submissions_total{function="submit-contact",outcome="invalid"} 1`,
+		`studio_submissions_total{function="submit-contact",outcome="rate-limited"} 1`,
+		`studio_rate_limited_total{limit="functions/submit-contact"} 1`,
+		`studio_outbox_depth 0`,
+		"go_goroutines ",
+	} {
+		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(text)
+	}
+}

@@ -1,0 +1,124 @@
+// Package metrics holds the studio's Prometheus metrics: what the server
+// counts as it works, served in the Prometheus text format on their own
+// address (--metrics-addr), never on the public one.
+package metrics
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are the studio's metrics, with the Go runtime's and the process's.
+// It is safe for concurrent use.
+type Metrics struct {
+	registry *prometheus.Registry
+
+	requests      *prometheus.CounterVec
+	duration      *prometheus.HistogramVec
+	submissions   *prometheus.CounterVec
+	rateLimited   *prometheus.CounterVec
+	mailFailures  prometheus.Counter
+	signIns       *prometheus.CounterVec
+	realtimeConns prometheus.Gauge
+}
+
+// New makes the metrics. outboxDepth, when not nil, is asked for the number
+// of e-mails waiting in the outbox at each scrape.
+func New(outboxDepth func(context.Context) (int, error)) *Metrics {
+	m := &Metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_http_requests_total", Help: "HTTP requests answered, by route class and status code.",
+		}, []string{"route", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "studio_http_request_duration_seconds", Help: "Time to answer an HTTP request, by route class.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10},
+		}, []string{"route"}),
+		submissions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_submissions_total", Help: "Submissions to the functions, by function and outcome (accepted, spam, or the reason of a rejection).",
+		}, []string{"function", "outcome"}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_rate_limited_total", Help: "Requests refused by a rate limit, by what was limited.",
+		}, []string{"limit"}),
+		mailFailures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "studio_outbox_send_failures_total", Help: "Failed attempts to send an outbox e-mail (each is retried).",
+		}),
+		signIns: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_auth_sign_ins_total", Help: "Staff sign-in attempts, by result.",
+		}, []string{"result"}),
+		realtimeConns: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "studio_realtime_connections", Help: "Open realtime (websocket) connections.",
+		}),
+	}
+	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.rateLimited, m.mailFailures, m.signIns, m.realtimeConns,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if outboxDepth != nil {
+		m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "studio_outbox_depth", Help: "E-mails in the outbox not sent yet (-1 when the store cannot say).",
+		}, func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			n, err := outboxDepth(ctx)
+			if err != nil {
+				return -1
+			}
+			return float64(n)
+		}))
+	}
+	return m
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// Request counts one answered request to path with status, which took d.
+func (m *Metrics) Request(path string, status int, d time.Duration) {
+	class := RouteClass(path)
+	m.requests.WithLabelValues(class, strconv.Itoa(status)).Inc()
+	m.duration.WithLabelValues(class).Observe(d.Seconds())
+}
+
+// Submission counts one submission to function with its outcome.
+func (m *Metrics) Submission(function, outcome string) {
+	m.submissions.WithLabelValues(function, outcome).Inc()
+}
+
+// RateLimited counts one request refused by the limit named limit.
+func (m *Metrics) RateLimited(limit string) { m.rateLimited.WithLabelValues(limit).Inc() }
+
+// MailFailed counts one failed attempt to send an outbox e-mail.
+func (m *Metrics) MailFailed() { m.mailFailures.Inc() }
+
+// SignIn counts one sign-in attempt: result is "ok" or why it failed.
+func (m *Metrics) SignIn(result string) { m.signIns.WithLabelValues(result).Inc() }
+
+// RealtimeConnected counts a realtime connection opening (+1) or closing (-1).
+func (m *Metrics) RealtimeConnected(delta int) { m.realtimeConns.Add(float64(delta)) }
+
+// RouteClass groups paths into a few classes, so that the metrics' labels
+// stay few whatever paths visitors ask for.
+func RouteClass(path string) string {
+	for _, c := range []struct{ prefix, class string }{
+		{"/functions/v1/", "functions"},
+		{"/auth/v1/", "auth"},
+		{"/rest/v1/", "rest"},
+		{"/realtime/v1/", "realtime"},
+		{"/admin", "admin"},
+		{"/assets/", "assets"},
+		{"/healthz", "health"},
+	} {
+		if strings.HasPrefix(path, c.prefix) {
+			return c.class
+		}
+	}
+	return "pages"
+}
