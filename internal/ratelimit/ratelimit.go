@@ -95,20 +95,24 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 		b = &bucket{tokens: float64(l.rate.N), at: now}
 		l.buckets[key] = b
 	}
-	b.refill(now, l.rate)
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	interval := l.rate.Per / time.Duration(l.rate.N)
-	return false, time.Duration((1 - b.tokens) * float64(interval))
+	b.tokens, ok, retryAfter = Take(b.tokens, b.at, now, l.rate)
+	b.at = now
+	return ok, retryAfter
 }
 
-func (b *bucket) refill(now time.Time, r Rate) {
-	if elapsed := now.Sub(b.at); elapsed > 0 {
-		b.tokens = min(float64(r.N), b.tokens+float64(r.N)*elapsed.Seconds()/r.Per.Seconds())
-		b.at = now
+// Take is one event against a bucket of rate r that held tokens at time at:
+// it refills the bucket to now, takes a token if there is a whole one, and
+// returns the tokens left, whether it took one, and otherwise how long until
+// it could. A new bucket is full: Take(r.N, now, now, r).
+func Take(tokens float64, at, now time.Time, r Rate) (left float64, ok bool, retryAfter time.Duration) {
+	if elapsed := now.Sub(at); elapsed > 0 {
+		tokens = min(float64(r.N), tokens+float64(r.N)*elapsed.Seconds()/r.Per.Seconds())
 	}
+	if tokens >= 1 {
+		return tokens - 1, true, 0
+	}
+	interval := r.Per / time.Duration(r.N)
+	return tokens, false, time.Duration((1 - tokens) * float64(interval))
 }
 
 // sweep forgets, at most once per period, the buckets that are full again.

@@ -49,6 +49,8 @@ type DB struct {
 	migrated bool
 
 	changes changes.Bus
+
+	lastBucketSweep time.Time // guarded by mu
 }
 
 // Changes is the feed of rows this store committed: inserted contact

@@ -13,6 +13,7 @@ import (
 
 	"studio/internal/contact"
 	"studio/internal/notify"
+	"studio/internal/ratelimit"
 	"studio/internal/signup"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -33,6 +34,7 @@ func TestStore(t *testing.T) {
 			t.Run("reopening keeps data and applies no migration twice", func(t *testing.T) { testReopen(t, engine) })
 			t.Run("committed inserts are published as changes", func(t *testing.T) { testChanges(t, engine) })
 			t.Run("acme cache: get, put, replace, delete", func(t *testing.T) { testACMECache(t, engine) })
+			t.Run("rate buckets are shared by the servers of one store", func(t *testing.T) { testRateBuckets(t, engine) })
 		})
 	}
 }
@@ -388,5 +390,62 @@ func testACMECache(t *testing.T, engine storetest.Engine) {
 	}
 	if _, err := db.CacheGet(ctx, "studio.example"); !errors.Is(err, store.ErrCacheMiss) {
 		t.Fatalf("get after delete = %v, want ErrCacheMiss", err)
+	}
+}
+
+func testRateBuckets(t *testing.T, engine storetest.Engine) {
+	cfg := engine.NewConfig(t)
+	a, b := storetest.MustOpen(t, cfg), storetest.MustOpen(t, cfg) // two servers on one store
+	ctx := context.Background()
+	rate := ratelimit.Rate{N: 2, Per: time.Minute}
+	take := func(db *store.DB, key string, at time.Time) (bool, time.Duration) {
+		t.Helper()
+		ok, retry, err := db.TakeToken(ctx, key, rate, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok, retry
+	}
+	if ok, _ := take(a, "contact 192.0.2.1", t0); !ok {
+		t.Fatal("first event refused")
+	}
+	if ok, _ := take(b, "contact 192.0.2.1", t0); !ok {
+		t.Fatal("second event (on the other server) refused")
+	}
+	if ok, retry := take(a, "contact 192.0.2.1", t0.Add(time.Second)); ok || retry != 29*time.Second {
+		t.Errorf("third event = %v, retry %v; want refused, retry 29s", ok, retry)
+	}
+	if ok, _ := take(b, "contact 192.0.2.2", t0.Add(time.Second)); !ok {
+		t.Error("another client was refused")
+	}
+	if ok, _ := take(b, "contact 192.0.2.1", t0.Add(31*time.Second)); !ok {
+		t.Error("refused after a token came back")
+	}
+
+	// Many events at once from two servers: exactly the rate is allowed.
+	many := ratelimit.Rate{N: 5, Per: time.Hour}
+	var allowed sync.WaitGroup
+	var mu sync.Mutex
+	n := 0
+	for i := range 20 {
+		allowed.Add(1)
+		go func() {
+			defer allowed.Done()
+			db := []*store.DB{a, b}[i%2]
+			ok, _, err := db.TakeToken(ctx, "burst", many, t0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if ok {
+				mu.Lock()
+				n++
+				mu.Unlock()
+			}
+		}()
+	}
+	allowed.Wait()
+	if n != many.N {
+		t.Errorf("%d of 20 concurrent events allowed, want %d", n, many.N)
 	}
 }
