@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"studio/internal/auth"
@@ -182,14 +183,42 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Contact: &contact.Service{Store: db, Notify: notifyCfg},
 		Signup:  &signup.Service{Store: db},
 		Functions: server.FunctionsConfig{
-			RateLimit:      rate,
-			TrustedProxies: proxies,
-			AllowedOrigins: splitList(cfg.allowedOrigins),
+			RateLimit:          rate,
+			TrustedProxies:     proxies,
+			AllowedOrigins:     splitList(cfg.allowedOrigins),
+			Buckets:            sharedBuckets(db),
+			BucketsUnreachable: bucketsUnreachable(logger),
 		},
 		Auth:    auth.New(db, authCfg),
 		Metrics: meters,
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
+}
+
+// sharedBuckets is where the rate limits count: in the store on PostgreSQL,
+// where several servers may share it (docs/deploy.md); in this process on
+// SQLite, which one server owns.
+func sharedBuckets(db *store.DB) ratelimit.Buckets {
+	if db.Engine() == "postgres" {
+		return db
+	}
+	return nil
+}
+
+// bucketsUnreachable logs, at most once a minute, that the rate limits count
+// in this process because the store cannot be reached.
+func bucketsUnreachable(logger *slog.Logger) func(error) {
+	var mu sync.Mutex
+	var last time.Time
+	return func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < time.Minute {
+			return
+		}
+		last = time.Now()
+		logger.Warn("rate limits count in this process: the store cannot be reached", "err", err)
+	}
 }
 
 // openStore opens the store of cfg, creating the data directory for SQLite.

@@ -54,6 +54,12 @@ type FunctionsConfig struct {
 	AllowedOrigins []string
 	// Now is the rate limit's clock; time.Now when nil.
 	Now func() time.Time
+	// Buckets, when set, keeps the rate limit where every server on one
+	// store shares it (PostgreSQL); otherwise it counts in this process.
+	Buckets ratelimit.Buckets
+	// BucketsUnreachable is told when Buckets could not be used (the limit
+	// then counts in this process).
+	BucketsUnreachable func(error)
 }
 
 // functionNames are the functions, for the 405 and 404 answers.
@@ -65,15 +71,19 @@ type functions struct {
 	signup  *signup.Service
 	cfg     FunctionsConfig
 	logger  *slog.Logger
-	limits  map[string]*ratelimit.Limiter // by function name
+	limits  map[string]ratelimit.Allower // by function name
 	metrics *metrics.Metrics
 }
 
 func newFunctions(d Deps) *functions {
-	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]*ratelimit.Limiter{},
+	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]ratelimit.Allower{},
 		metrics: d.Metrics}
 	for _, name := range functionNames {
-		f.limits[name] = ratelimit.New(d.Functions.RateLimit, d.Functions.Now)
+		if d.Functions.Buckets != nil {
+			f.limits[name] = ratelimit.NewShared("functions/"+name, d.Functions.RateLimit, d.Functions.Buckets, d.Functions.Now, d.Functions.BucketsUnreachable)
+		} else {
+			f.limits[name] = ratelimit.New(d.Functions.RateLimit, d.Functions.Now)
+		}
 	}
 	return f
 }
