@@ -26,6 +26,7 @@ type userJSON struct {
 	CreatedAt        time.Time      `json:"created_at"`
 	UpdatedAt        time.Time      `json:"updated_at"`
 	IsAnonymous      bool           `json:"is_anonymous"`
+	Factors          []factorJSON   `json:"factors,omitempty"`
 }
 
 // identityJSON is the user's one identity, the e-mail address.
@@ -53,7 +54,7 @@ func toUserJSON(u User) userJSON {
 			IdentityData: map[string]any{"email": u.Email, "email_verified": true, "phone_verified": false, "sub": u.ID},
 			Provider:     "email", LastSignInAt: u.LastSignInAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Email: u.Email,
 		}},
-		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt,
+		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Factors: toFactorsJSON(u.Factors),
 	}
 }
 

@@ -72,6 +72,8 @@ func (s *DB) RemoveUser(ctx context.Context, email string, audit auth.AuditEntry
 			`DELETE FROM auth_refresh_tokens WHERE session_id IN (SELECT id FROM auth_sessions WHERE user_id = ?)`,
 			`DELETE FROM auth_sessions WHERE user_id = ?`,
 			`DELETE FROM auth_one_time_codes WHERE user_id = ?`,
+			`DELETE FROM auth_mfa_challenges WHERE factor_id IN (SELECT id FROM auth_mfa_factors WHERE user_id = ?)`,
+			`DELETE FROM auth_mfa_factors WHERE user_id = ?`,
 			`DELETE FROM auth_users WHERE id = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, s.d.rebind(q), u.ID); err != nil {
@@ -104,6 +106,9 @@ func (s *DB) findUser(ctx context.Context, op, where string, arg any) (auth.User
 		return auth.User{}, fmt.Errorf("%s: %w", op, err)
 	}
 	u, err := s.scanUser(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE `+where), arg))
+	if err == nil {
+		u.Factors, err = s.userFactors(ctx, s.db, u.ID)
+	}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return u, auth.ErrNotFound
@@ -455,12 +460,13 @@ func (s *DB) StartSession(ctx context.Context, sess auth.Session, refreshHash st
 	})
 }
 
-const sessionColumns = `id, user_id, created_at, refreshed_at, aal, amr`
+const sessionColumns = `id, user_id, created_at, refreshed_at, aal, amr, factor_id`
 
-func (s *DB) scanSession(row scanner) (auth.Session, error) {
+func (s *DB) scanSession(row scanner, more ...any) (auth.Session, error) {
 	var sess auth.Session
 	var amr string
-	if err := row.Scan(&sess.ID, &sess.UserID, s.d.timeDest(&sess.CreatedAt), s.d.timeDest(&sess.RefreshedAt), &sess.AAL, &amr); err != nil {
+	dest := append([]any{&sess.ID, &sess.UserID, s.d.timeDest(&sess.CreatedAt), s.d.timeDest(&sess.RefreshedAt), &sess.AAL, &amr, &sess.FactorID}, more...)
+	if err := row.Scan(dest...); err != nil {
 		return sess, err
 	}
 	if err := json.Unmarshal([]byte(amr), &sess.AMR); err != nil {
@@ -484,11 +490,41 @@ func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
 	return sess, nil
 }
 
+// FindSessionUser implements auth.Store: the session and its user in one
+// query, then the user's factors.
+func (s *DB) FindSessionUser(ctx context.Context, id string) (auth.Session, auth.User, error) {
+	var u auth.User
+	if err := s.ready(ctx); err != nil {
+		return auth.Session{}, u, fmt.Errorf("find session: %w", err)
+	}
+	var meta string
+	sess, err := s.scanSession(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT s.id, s.user_id, s.created_at, s.refreshed_at, s.aal, s.amr, s.factor_id,
+		u.email, u.user_metadata, u.created_at, u.updated_at, u.email_confirmed_at, u.last_sign_in_at
+		FROM auth_sessions s JOIN auth_users u ON u.id = s.user_id WHERE s.id = ?`), id),
+		&u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt), nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt))
+	if err == nil {
+		u.ID = sess.UserID
+		err = json.Unmarshal([]byte(meta), &u.UserMetadata)
+		u.UserMetadata = nonNilMap(u.UserMetadata)
+	}
+	if err == nil {
+		u.Factors, err = s.userFactors(ctx, s.db, u.ID)
+	}
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return sess, u, auth.ErrSessionNotFound
+	case err != nil:
+		return sess, u, fmt.Errorf("find session: %w: %w", ErrUnavailable, err)
+	}
+	return sess, u, nil
+}
+
 // RefreshSession implements auth.Store. Two requests that rotate the same
 // token at once are told apart by a compare-and-set on revoked_at: the
 // loser sees a token revoked just now, within the grace window, and gets a
 // child of its own.
-func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration) (auth.Session, auth.User, error) {
+func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration,
+	valid func(auth.Session) error) (auth.Session, auth.User, error) {
 	var sess auth.Session
 	var u auth.User
 	var outcome error
@@ -512,6 +548,9 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 		}
 		if err != nil {
 			return err
+		}
+		if outcome = valid(sess); outcome != nil {
+			return nil
 		}
 		if revoked == nil {
 			res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`),
@@ -543,7 +582,10 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 			return err
 		}
 		sess.RefreshedAt = now
-		u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE id = ?`), sess.UserID))
+		if u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE id = ?`), sess.UserID)); err != nil {
+			return err
+		}
+		u.Factors, err = s.userFactors(ctx, tx, u.ID)
 		return err
 	})
 	if err != nil {
