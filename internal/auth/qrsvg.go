@@ -25,11 +25,18 @@ func qrSVG(text string) (string, error) {
 	n := code.Bounds().Dx()
 	size := n + 2*qrQuietZone
 	var path strings.Builder
+	dark := func(x, y int) bool { r, _, _, _ := code.At(x, y).RGBA(); return r == 0 }
 	for y := range n {
-		for x := range n {
-			if r, _, _, _ := code.At(x, y).RGBA(); r == 0 {
-				fmt.Fprintf(&path, "M%d %dh1v1h-1z", x+qrQuietZone, y+qrQuietZone)
+		for x := 0; x < n; x++ {
+			if !dark(x, y) {
+				continue
 			}
+			run := 1 // a row's dark modules side by side are one rectangle
+			for x+run < n && dark(x+run, y) {
+				run++
+			}
+			fmt.Fprintf(&path, "M%d %dh%dv1h-%dz", x+qrQuietZone, y+qrQuietZone, run, run)
+			x += run - 1
 		}
 	}
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges">`+
