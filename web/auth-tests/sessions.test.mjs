@@ -33,20 +33,27 @@ after(() => {
 const hasSession = (storage) => [...storage.keys()].some((k) => k.endsWith("-auth-token"));
 
 test("session limits: inactivity and timebox end a session with session_expired", async () => {
-  // A server on the same store whose sessions end after 2 s without a
-  // refresh, or 3 s after the sign-in.
-  const short = await startServe([...serveArgs(), "--session-inactivity-timeout", "2s", "--session-timebox", "3s"]);
+  // A server on the same store whose sessions end after 3 s without a
+  // refresh, or 6 s after the sign-in. Waits are measured from when a
+  // sign-in or refresh was answered (the server's time is earlier).
+  const short = await startServe([...serveArgs(), "--session-inactivity-timeout", "3s", "--session-timebox", "6s"]);
+  const until = (t) => sleep(t - Date.now());
   try {
     const idle = makeClient(short.url, anonKey);
     const busy = makeClient(short.url, anonKey);
     await signInByCLI(idle.c, store.cli, email);
+    const idleAt = Date.now();
     await signInByCLI(busy.c, store.cli, email);
+    const busyAt = Date.now();
     const events = [];
     idle.c.auth.onAuthStateChange((event) => events.push(event));
+    const refresh = async (t) => {
+      await until(t);
+      assert.equal((await busy.c.auth.refreshSession()).error, null, "busy refreshes within the inactivity timeout");
+    };
 
-    await sleep(1500);
-    assert.equal((await busy.c.auth.refreshSession()).error, null, "busy refreshes within the inactivity timeout");
-    await sleep(1000); // idle: 2.5 s without a refresh
+    await refresh(busyAt + 2000);
+    await until(idleAt + 3300); // idle: over 3 s without a refresh
     const stale = await idle.c.auth.getUser();
     assert.equal(stale.error?.status, 403);
     assert.equal(stale.error?.code, "session_expired");
@@ -59,7 +66,9 @@ test("session limits: inactivity and timebox end a session with session_expired"
     assert.ok(!events.includes("TOKEN_REFRESHED"), `events: ${events}`);
 
     assert.equal((await busy.c.auth.getUser()).error, null);
-    await sleep(800); // busy: 3.3 s after its sign-in, 1.8 s after its refresh
+    await refresh(busyAt + 3800);
+    await refresh(busyAt + 5300);
+    await until(busyAt + 6300); // busy: over 6 s after its sign-in, 1 s after a refresh
     const boxed = await busy.c.auth.refreshSession();
     assert.equal(boxed.error?.code, "session_expired");
     assert.equal(boxed.error?.message, "Invalid Refresh Token: Session Expired");
