@@ -60,6 +60,7 @@ type fixture struct {
 	ada   auth.User
 	// remoteAddr, when set, is the client address of the requests.
 	remoteAddr string
+	mu         sync.Mutex // for benchmarks that sign in from several goroutines
 }
 
 func newFixture(t testing.TB, engine storetest.Engine, tweak ...func(*auth.Config)) *fixture {

@@ -91,6 +91,8 @@ type Service struct {
 	keysMu     sync.Mutex
 	keys       *Keys
 	keysLoaded time.Time
+
+	verified tokenCache
 }
 
 // New returns the service on st. The signing keys are read (or the first

@@ -490,34 +490,77 @@ func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
 	return sess, nil
 }
 
-// FindSessionUser implements auth.Store: the session and its user in one
-// query, then the user's factors.
-func (s *DB) FindSessionUser(ctx context.Context, id string) (auth.Session, auth.User, error) {
-	var u auth.User
-	if err := s.ready(ctx); err != nil {
-		return auth.Session{}, u, fmt.Errorf("find session: %w", err)
-	}
+// sessionUserColumns select a session (s), its user (u) and the user's
+// factors (f), with sessionUserJoin: one row per factor, or one with NULL
+// factor columns.
+const (
+	sessionUserColumns = `s.id, s.user_id, s.created_at, s.refreshed_at, s.aal, s.amr, s.factor_id,
+		u.email, u.user_metadata, u.created_at, u.updated_at, u.email_confirmed_at, u.last_sign_in_at,
+		f.id, f.friendly_name, f.factor_type, f.status, f.created_at, f.updated_at, f.last_challenged_at`
+	sessionUserJoin = `JOIN auth_users u ON u.id = s.user_id LEFT JOIN auth_mfa_factors f ON f.user_id = u.id`
+)
+
+// sessionUser gathers the rows of a sessionUserColumns query.
+type sessionUser struct {
+	found bool
+	sess  auth.Session
+	user  auth.User
+}
+
+// scan reads one row; more are the destinations of the columns that follow
+// sessionUserColumns.
+func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 	var meta string
-	sess, err := s.scanSession(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT s.id, s.user_id, s.created_at, s.refreshed_at, s.aal, s.amr, s.factor_id,
-		u.email, u.user_metadata, u.created_at, u.updated_at, u.email_confirmed_at, u.last_sign_in_at
-		FROM auth_sessions s JOIN auth_users u ON u.id = s.user_id WHERE s.id = ?`), id),
-		&u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt), nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt))
-	if err == nil {
-		u.ID = sess.UserID
-		err = json.Unmarshal([]byte(meta), &u.UserMetadata)
+	var f struct {
+		id, name, typ, status *string
+		created, updated      *time.Time
+		challenged            *time.Time
+	}
+	u := &su.user
+	row, err := s.scanSession(rows, append([]any{&u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt),
+		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt),
+		&f.id, &f.name, &f.typ, &f.status, nullTimeDest(&f.created), nullTimeDest(&f.updated), nullTimeDest(&f.challenged)}, more...)...)
+	if err != nil {
+		return err
+	}
+	if !su.found {
+		su.found, su.sess, u.ID = true, row, row.UserID
+		if err := json.Unmarshal([]byte(meta), &u.UserMetadata); err != nil {
+			return fmt.Errorf("user %s metadata: %w", u.ID, err)
+		}
 		u.UserMetadata = nonNilMap(u.UserMetadata)
 	}
-	if err == nil {
-		u.Factors, err = s.userFactors(ctx, s.db, u.ID)
+	if f.id != nil {
+		u.Factors = append(u.Factors, auth.Factor{ID: *f.id, UserID: u.ID, FriendlyName: *f.name, FactorType: *f.typ,
+			Status: *f.status, CreatedAt: *f.created, UpdatedAt: *f.updated, LastChallengedAt: f.challenged})
 	}
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return sess, u, auth.ErrSessionNotFound
-	case err != nil:
-		return sess, u, fmt.Errorf("find session: %w: %w", ErrUnavailable, err)
-	}
-	return sess, u, nil
+	return nil
 }
+
+// FindSessionUser implements auth.Store, in one query: every request with
+// an access token makes it.
+func (s *DB) FindSessionUser(ctx context.Context, id string) (auth.Session, auth.User, error) {
+	var su sessionUser
+	err := s.queryPrepared(ctx, "find session", `SELECT `+sessionUserColumns+` FROM auth_sessions s `+sessionUserJoin+`
+		WHERE s.id = ? ORDER BY f.created_at, f.id`, []any{id}, func(rows *sql.Rows) error { return su.scan(s, rows) })
+	switch {
+	case err != nil:
+		return su.sess, su.user, err
+	case !su.found:
+		return su.sess, su.user, auth.ErrSessionNotFound
+	}
+	return su.sess, su.user, nil
+}
+
+// The statements of RefreshSession.
+const (
+	refreshFind = `SELECT ` + sessionUserColumns + `, t.id, t.revoked_at
+		FROM auth_refresh_tokens t JOIN auth_sessions s ON s.id = t.session_id ` + sessionUserJoin + `
+		WHERE t.token_hash = ? ORDER BY f.created_at, f.id`
+	refreshRevoke = `UPDATE auth_refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`
+	refreshInsert = `INSERT INTO auth_refresh_tokens (token_hash, session_id, parent_id, created_at) VALUES (?, ?, ?, ?)`
+	refreshTouch  = `UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?`
+)
 
 // RefreshSession implements auth.Store. Two requests that rotate the same
 // token at once are told apart by a compare-and-set on revoked_at: the
@@ -528,33 +571,26 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 	var sess auth.Session
 	var u auth.User
 	var outcome error
+	s.keepPrepared(ctx, refreshFind, refreshRevoke, refreshInsert, refreshTouch)
 	err := s.write(ctx, "refresh session", func(tx *sql.Tx) error {
 		var id int64
-		var sessionID string
 		var revoked *time.Time
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, session_id, revoked_at FROM auth_refresh_tokens WHERE token_hash = ?`), oldHash).
-			Scan(&id, &sessionID, nullTimeDest(&revoked))
-		if errors.Is(err, sql.ErrNoRows) {
+		var su sessionUser
+		err := s.txQuery(ctx, tx, refreshFind, []any{oldHash},
+			func(rows *sql.Rows) error { return su.scan(s, rows, &id, nullTimeDest(&revoked)) })
+		if err != nil {
+			return err
+		}
+		if !su.found { // a session's tokens go with it
 			outcome = auth.ErrRefreshTokenNotFound
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		sess, err = s.scanSession(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ?`), sessionID))
-		if errors.Is(err, sql.ErrNoRows) {
-			outcome = auth.ErrSessionNotFound
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+		sess, u = su.sess, su.user
 		if outcome = valid(sess); outcome != nil {
 			return nil
 		}
 		if revoked == nil {
-			res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`),
-				s.d.timeArg(now), id)
+			res, err := s.txExec(ctx, tx, refreshRevoke, s.d.timeArg(now), id)
 			if err != nil {
 				return err
 			}
@@ -573,20 +609,14 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 			outcome = auth.ErrRefreshTokenReused
 			return s.audit(ctx, tx, auth.AuditEntry{At: now, Action: auth.ActionTokenReused, UserID: sess.UserID, SessionID: sess.ID})
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_refresh_tokens (token_hash, session_id, parent_id, created_at)
-			VALUES (?, ?, ?, ?)`), newHash, sess.ID, id, s.d.timeArg(now)); err != nil {
+		if _, err := s.txExec(ctx, tx, refreshInsert, newHash, sess.ID, id, s.d.timeArg(now)); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?`),
-			s.d.timeArg(now), sess.ID); err != nil {
+		if _, err := s.txExec(ctx, tx, refreshTouch, s.d.timeArg(now), sess.ID); err != nil {
 			return err
 		}
 		sess.RefreshedAt = now
-		if u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE id = ?`), sess.UserID)); err != nil {
-			return err
-		}
-		u.Factors, err = s.userFactors(ctx, tx, u.ID)
-		return err
+		return nil
 	})
 	if err != nil {
 		return sess, u, err
