@@ -227,3 +227,29 @@ func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit au
 	}
 	return err
 }
+
+// ResetFactors removes every factor of the user and ends their sessions
+// ("studio staff reset-mfa", for someone who lost their authenticator), and
+// returns how many factors there were.
+func (s *DB) ResetFactors(ctx context.Context, userID string, audit auth.AuditEntry) (int, error) {
+	var n int64
+	err := s.write(ctx, "reset factors", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_challenges WHERE factor_id IN
+			(SELECT id FROM auth_mfa_factors WHERE user_id = ?)`), userID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_factors WHERE user_id = ?`), userID)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		if err := s.endSessions(ctx, tx, `user_id = ?`, userID); err != nil {
+			return err
+		}
+		audit.Detail = fmt.Sprintf("reset: %d factor(s)", n)
+		return s.audit(ctx, tx, audit)
+	})
+	return int(n), err
+}
