@@ -104,7 +104,9 @@ var staffSignInCodeCommand = func() command {
 			"Prints a one-time 6-digit code that signs EMAIL in, with the same rules as a\n"+
 			"mailed one (single use, expires, dead after 5 wrong tries); it replaces any\n"+
 			"code mailed before. For the first sign-in of a studio with no mail server yet.",
-		func(fs *flag.FlagSet) { fs.DurationVar(&expiry, "otp-expiry", 10*time.Minute, "how long the code works") },
+		func(fs *flag.FlagSet) {
+			fs.DurationVar(&expiry, "otp-expiry", 10*time.Minute, "how long the code works")
+		},
 		func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
 			if expiry < time.Minute {
 				return fmt.Errorf("--otp-expiry %s: want at least 1m", expiry)
