@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -162,7 +163,13 @@ func TestMFAFlow(t *testing.T) {
 
 // TestMFAErrors: every error of /factors, with GoTrue's status and code.
 func TestMFAErrors(t *testing.T) {
-	f := newFixture(t, sqlite())
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) { testMFAErrors(t, engine) })
+	}
+}
+
+func testMFAErrors(t *testing.T, engine storetest.Engine) {
+	f := newFixture(t, engine)
 	session := f.signIn()
 	verifiedID, secret := f.enroll(session, "Verified")
 	r := f.verifyFactor(session, verifiedID, f.totp(secret, -1))
@@ -366,4 +373,29 @@ func TestSessionLimits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzFactors: no body or factor id makes /factors answer 5xx.
+func FuzzFactors(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"factor_type":"totp","friendly_name":"x"}`, `{"challenge_id":"0a0b0c0d-0000-4000-8000-000000000001","code":"123456"}`,
+		`{"code":["1"]}`, `{"factor_type":null}`, "\x00\xff", `null`, `{"friendly_name":"` + strings.Repeat("é", 300) + `"}`} {
+		f.Add(seed)
+	}
+	fx := newFixture(f, sqlite())
+	session := fx.signIn()
+	factorID, _ := fx.enroll(session, "Fuzzed")
+	f.Fuzz(func(t *testing.T, in string) {
+		fx.t = t
+		for _, req := range []struct{ method, path, body string }{
+			{"POST", "/auth/v1/factors", in},
+			{"POST", "/auth/v1/factors/" + factorID + "/challenge", in},
+			{"POST", "/auth/v1/factors/" + factorID + "/verify", in},
+			{"POST", "/auth/v1/factors/" + url.PathEscape(in) + "/verify", `{}`},
+			{"DELETE", "/auth/v1/factors/" + url.PathEscape(in), ""},
+		} {
+			if r := fx.do(req.method, req.path, req.body, bearer(session)...); r.status >= 500 {
+				t.Errorf("%s %s %q = %d %s", req.method, req.path, req.body, r.status, r.raw)
+			}
+		}
+	})
 }

@@ -54,17 +54,20 @@ func totpCode(secret string, step int64) (string, error) {
 // totpMatch reports whether code is the secret's code within one step of
 // now and of a step after lastStep (a code works once), and its step.
 func totpMatch(secret, code string, now time.Time, lastStep int64) (int64, bool, error) {
-	matched, found := int64(0), 0
+	var matched int64
+	ok := false
+	// Every step is computed and compared, so the time taken does not tell
+	// which step matched.
 	for step := totpStep(now) - totpSkew; step <= totpStep(now)+totpSkew; step++ {
 		want, err := totpCode(secret, step)
 		if err != nil {
 			return 0, false, err
 		}
-		if subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 && step > lastStep && found == 0 {
-			matched, found = step, 1
+		if subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 && step > lastStep && !ok {
+			matched, ok = step, true
 		}
 	}
-	return matched, found == 1, nil
+	return matched, ok, nil
 }
 
 // totpURI is the otpauth:// URI an authenticator app reads from the QR
