@@ -194,8 +194,6 @@ type Store interface {
 	// StartSession stores s with its first refresh token and records the
 	// sign-in on the user.
 	StartSession(ctx context.Context, s Session, refreshHash string, audit AuditEntry) error
-	// FindSession returns ErrSessionNotFound for a session that ended.
-	FindSession(ctx context.Context, id string) (Session, error)
 	// FindSessionUser returns the session and its user (with factors);
 	// ErrSessionNotFound for a session that ended.
 	FindSessionUser(ctx context.Context, id string) (Session, User, error)
