@@ -475,7 +475,8 @@ func (s *DB) scanSession(row scanner, more ...any) (auth.Session, error) {
 	return sess, nil
 }
 
-// FindSession implements auth.Store.
+// FindSession returns the session of id; auth.ErrSessionNotFound for one
+// that ended.
 func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
 	if err := s.ready(ctx); err != nil {
 		return auth.Session{}, fmt.Errorf("find session: %w", err)
