@@ -117,8 +117,8 @@ test("TOTP: enrol, challenge, verify (aal1 to aal2), listFactors, a code works o
 });
 
 test("an expired challenge: mfa_challenge_expired", async () => {
-  // A second server on the same store whose challenges last a second.
-  const short = await startServe([...serveArgs(), "--mfa-challenge-expiry", "1s"]);
+  // A second server on the same store whose challenges last 2 seconds.
+  const short = await startServe([...serveArgs(), "--mfa-challenge-expiry", "2s"]);
   try {
     const { c } = makeClient(short.url, anonKey);
     await signInByCLI(c, store.cli, expiryEmail);
@@ -126,7 +126,7 @@ test("an expired challenge: mfa_challenge_expired", async () => {
     assert.equal(error, null);
     const challenge = await c.auth.mfa.challenge({ factorId: data.id });
     assert.equal(challenge.error, null);
-    await sleep(1500);
+    await sleep(2500);
     const late = await c.auth.mfa.verify({ factorId: data.id, challengeId: challenge.data.id, code: totp(data.totp.secret) });
     assert.equal(late.error?.status, 422);
     assert.equal(late.error?.code, "mfa_challenge_expired");
