@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-deploy deps-test bench bench-static bench-functions audit clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-deploy deps-test bench bench-static bench-functions bench-auth audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -74,7 +74,7 @@ dev: build
 	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
 
 ## bench: benchmarks, not tests
-bench: bench-static bench-functions
+bench: bench-static bench-functions bench-auth
 
 # wrk against bin/studio and nginx serving the same files.
 bench-static: build
@@ -84,6 +84,12 @@ bench-static: build
 # at a fixed rate, on SQLite and on a throwaway PostgreSQL with fsync on.
 bench-functions: build
 	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio
+
+# Staff sign-in: refresh-token grants and GET /auth/v1/user per second, 16
+# clients each with its own session, p50/p99, on SQLite and on a throwaway
+# PostgreSQL with fsync on; the auth rate limits are off for the run.
+bench-auth: build
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio --workload auth
 
 ## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
 bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json

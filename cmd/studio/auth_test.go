@@ -92,3 +92,36 @@ func TestServeStaffSignIn(t *testing.T) {
 		}
 	}
 }
+
+// TestServeAuthFlags: the staff sign-in flags of serve, good and bad.
+func TestServeAuthFlags(t *testing.T) {
+	base := serveConfig{jwtExpiry: "1h", otpExpiry: "10m", authRateLimit: "off", refreshRateLimit: "off",
+		mfaChallengeExpiry: "5m", sessionTimebox: "168h", sessionInactivity: "24h"}
+	for _, tt := range []struct {
+		name    string
+		tweak   func(*serveConfig)
+		wantErr string
+	}{
+		{"defaults", func(*serveConfig) {}, ""},
+		{"limits off", func(c *serveConfig) { c.sessionTimebox, c.sessionInactivity = "off", "off" }, ""},
+		{"require MFA", func(c *serveConfig) { c.requireMFA = true }, ""},
+		{"bad timebox", func(c *serveConfig) { c.sessionTimebox = "a week" }, "--session-timebox"},
+		{"tiny inactivity timeout", func(c *serveConfig) { c.sessionInactivity = "10ms" }, "--session-inactivity-timeout"},
+		{"bad challenge expiry", func(c *serveConfig) { c.mfaChallengeExpiry = "0s" }, "--mfa-challenge-expiry"},
+	} {
+		c := base
+		tt.tweak(&c)
+		got, err := c.authConfig("https://studio.test")
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%s: err %v, want %s", tt.name, err, tt.wantErr)
+		case tt.wantErr == "" && got.RequireMFA != c.requireMFA:
+			t.Errorf("%s: RequireMFA = %v", tt.name, got.RequireMFA)
+		}
+	}
+	if _, err := (serveConfig{mfaKey: "short"}).loadMFAKey(nil); err == nil || !strings.Contains(err.Error(), "--mfa-key") {
+		t.Errorf("bad --mfa-key: %v", err)
+	}
+}

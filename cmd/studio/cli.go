@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -23,7 +24,7 @@ type action func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer
 
 func commands() []command {
 	return []command{serveCommand, messagesListCommand, waitlistListCommand, subscribersListCommand,
-		staffAddCommand, staffListCommand, staffRemoveCommand, staffSignInCodeCommand, keysPrintAnonCommand, keysRotateCommand, auditListCommand, backupCommand, restoreCommand, healthcheckCommand}
+		staffAddCommand, staffListCommand, staffRemoveCommand, staffSignInCodeCommand, staffResetMFACommand, keysPrintAnonCommand, keysRotateCommand, auditListCommand, backupCommand, restoreCommand, healthcheckCommand}
 }
 
 // errUsage marks a usage error already reported to the user.
@@ -103,6 +104,15 @@ func envString(fs *flag.FlagSet, p *string, name, envVar, def, usage string, env
 		def = v
 	}
 	fs.StringVar(p, name, def, fmt.Sprintf("%s (env %s)", usage, envVar))
+}
+
+// envBool registers a boolean flag whose default comes from an environment
+// variable (true, 1, false, 0…) when it is set to one.
+func envBool(fs *flag.FlagSet, p *bool, name, envVar string, def bool, usage string, env func(string) string) {
+	if v, err := strconv.ParseBool(strings.TrimSpace(env(envVar))); err == nil {
+		def = v
+	}
+	fs.BoolVar(p, name, def, fmt.Sprintf("%s (env %s)", usage, envVar))
 }
 
 // noArgs reports a usage error when positional arguments follow the flags.

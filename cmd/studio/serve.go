@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,11 @@ var serveCommand = command{
 		envString(fs, &cfg.otpExpiry, "otp-expiry", "STUDIO_OTP_EXPIRY", "10m", "lifetime of mailed sign-in codes and links", env)
 		envString(fs, &cfg.authRateLimit, "auth-rate-limit", "STUDIO_AUTH_RATE_LIMIT", "30/5m", "requests one client may make to each of /auth/v1/otp and /auth/v1/verify, N/DURATION, or off", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
+		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a TOTP factor (aal2) before they see any data", env)
+		envString(fs, &cfg.mfaKey, "mfa-key", "STUDIO_MFA_KEY", "", "32-byte key (base64 or hex) that seals TOTP secrets in the store; empty: "+auth.MFAKeyFile+" in --data, made on first start (several servers on one PostgreSQL must be given the same key)", env)
+		envString(fs, &cfg.mfaChallengeExpiry, "mfa-challenge-expiry", "STUDIO_MFA_CHALLENGE_EXPIRY", "5m", "how long a TOTP challenge may be verified", env)
+		envString(fs, &cfg.sessionTimebox, "session-timebox", "STUDIO_SESSION_TIMEBOX", "168h", "a staff session ends this long after its sign-in, or off", env)
+		envString(fs, &cfg.sessionInactivity, "session-inactivity-timeout", "STUDIO_SESSION_INACTIVITY_TIMEOUT", "24h", "a staff session not refreshed for this long ends, or off", env)
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 			if err := noArgs(fs, stderr); err != nil {
 				return err
@@ -74,6 +80,12 @@ type serveConfig struct {
 	otpExpiry        string
 	authRateLimit    string
 	refreshRateLimit string
+
+	requireMFA         bool
+	mfaKey             string
+	mfaChallengeExpiry string
+	sessionTimebox     string
+	sessionInactivity  string
 }
 
 // storeFlags binds the flags that choose the store, shared by every command
@@ -121,6 +133,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	}
 	authCfg, err := cfg.authConfig(origin)
 	if err != nil {
+		return err
+	}
+	if authCfg.MFAKey, err = cfg.loadMFAKey(logger); err != nil {
 		return err
 	}
 	var mailer *notify.SMTP
@@ -249,5 +264,50 @@ func (cfg serveConfig) authConfig(origin string) (auth.Config, error) {
 	if c.RefreshRateLimit, err = ratelimit.ParseRate(cfg.refreshRateLimit); err != nil {
 		return c, fmt.Errorf("--auth-refresh-rate-limit: %w", err)
 	}
+	c.RequireMFA = cfg.requireMFA
+	if c.MFAChallengeExpiry, err = time.ParseDuration(cfg.mfaChallengeExpiry); err != nil || c.MFAChallengeExpiry < time.Second {
+		return c, fmt.Errorf("--mfa-challenge-expiry %q: want a duration of at least 1s, like 5m", cfg.mfaChallengeExpiry)
+	}
+	if c.SessionTimebox, err = limitDuration("--session-timebox", cfg.sessionTimebox); err != nil {
+		return c, err
+	}
+	if c.SessionInactivityTimeout, err = limitDuration("--session-inactivity-timeout", cfg.sessionInactivity); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// limitDuration parses a session limit: a duration of at least 1s, or off
+// (zero).
+func limitDuration(flag, s string) (time.Duration, error) {
+	if s == "off" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < time.Second {
+		return 0, fmt.Errorf("%s %q: want a duration of at least 1s, like 24h, or off", flag, s)
+	}
+	return d, nil
+}
+
+// loadMFAKey is --mfa-key, or the key file in --data (made when missing).
+func (cfg serveConfig) loadMFAKey(logger *slog.Logger) (*auth.SecretKey, error) {
+	if cfg.mfaKey != "" {
+		k, err := auth.ParseSecretKey(cfg.mfaKey)
+		if err != nil {
+			return nil, fmt.Errorf("--mfa-key: %w", err)
+		}
+		return k, nil
+	}
+	k, created, err := auth.LoadOrCreateSecretKey(cfg.store.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("MFA key in --data: %w", err)
+	}
+	if created {
+		logger.Info("made the MFA key that seals TOTP secrets", "file", filepath.Join(cfg.store.DataDir, auth.MFAKeyFile))
+	}
+	if cfg.store.DatabaseURL != "" {
+		logger.Warn("the MFA key is a file in --data: every server on this PostgreSQL needs the same one (--mfa-key)")
+	}
+	return k, nil
 }

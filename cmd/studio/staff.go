@@ -79,74 +79,105 @@ var staffListCommand = listCommand(
 	},
 )
 
-var staffRemoveCommand = command{
-	name:    "staff remove",
-	summary: "remove a member of staff and end their sessions",
-	description: "studio staff remove EMAIL\n\n" +
-		"Removes the member of staff and ends every session they have, at once:\n" +
+var staffRemoveCommand = staffCommand(
+	"staff remove",
+	"remove a member of staff and end their sessions",
+	"studio staff remove EMAIL\n\n"+
+		"Removes the member of staff and ends every session they have, at once:\n"+
 		"their access tokens stop working on the next request.",
-	setup: func(fs *flag.FlagSet, env func(string) string) action {
-		cfg := storeFlags(fs, env)
-		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-			email, err := oneEmail(fs, stderr)
-			if err != nil {
-				return err
-			}
-			return withStore(ctx, *cfg, func(db *store.DB) error {
-				_, err := db.RemoveUser(ctx, email, auth.AuditEntry{At: time.Now(), Action: auth.ActionStaffRemoved, Email: email, IP: "cli"})
-				if errors.Is(err, auth.ErrNotFound) {
-					return fmt.Errorf("%s is not staff", email)
-				}
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "removed %s; their sessions are ended\n", email)
-				return nil
-			})
+	nil,
+	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
+		if _, err := db.RemoveUser(ctx, u.Email, cliAudit(auth.ActionStaffRemoved, u)); err != nil {
+			return err
 		}
+		fmt.Fprintf(stdout, "removed %s; their sessions are ended\n", u.Email)
+		return nil
 	},
-}
+)
 
-var staffSignInCodeCommand = command{
-	name:    "staff sign-in-code",
-	summary: "print a one-time sign-in code for a member of staff",
-	description: "studio staff sign-in-code EMAIL\n\n" +
-		"Prints a one-time 6-digit code that signs EMAIL in, with the same rules as a\n" +
-		"mailed one (single use, expires, dead after 5 wrong tries); it replaces any\n" +
-		"code mailed before. For the first sign-in of a studio with no mail server yet.",
-	setup: func(fs *flag.FlagSet, env func(string) string) action {
-		cfg := storeFlags(fs, env)
-		var expiry time.Duration
-		fs.DurationVar(&expiry, "otp-expiry", 10*time.Minute, "how long the code works")
-		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-			email, err := oneEmail(fs, stderr)
-			if err != nil {
-				return err
-			}
+var staffSignInCodeCommand = func() command {
+	var expiry time.Duration
+	return staffCommand(
+		"staff sign-in-code",
+		"print a one-time sign-in code for a member of staff",
+		"studio staff sign-in-code EMAIL\n\n"+
+			"Prints a one-time 6-digit code that signs EMAIL in, with the same rules as a\n"+
+			"mailed one (single use, expires, dead after 5 wrong tries); it replaces any\n"+
+			"code mailed before. For the first sign-in of a studio with no mail server yet.",
+		func(fs *flag.FlagSet) {
+			fs.DurationVar(&expiry, "otp-expiry", 10*time.Minute, "how long the code works")
+		},
+		func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
 			if expiry < time.Minute {
 				return fmt.Errorf("--otp-expiry %s: want at least 1m", expiry)
 			}
-			return withStore(ctx, *cfg, func(db *store.DB) error {
-				u, err := db.FindUserByEmail(ctx, email)
-				if errors.Is(err, auth.ErrNotFound) {
-					return fmt.Errorf("%s is not staff (add them with studio staff add)", email)
-				}
-				if err != nil {
-					return err
-				}
-				now := time.Now()
-				code, _, c, err := auth.NewCode(u.ID, auth.PurposeSignIn, now, expiry)
-				if err != nil {
-					return err
-				}
-				if err := db.CreateCode(ctx, c, auth.AuditEntry{At: now, Action: auth.ActionCodeCLIPrinted, Email: email, UserID: u.ID, IP: "cli"}); err != nil {
-					return err
-				}
-				fmt.Fprintln(stdout, code)
-				return nil
-			})
+			code, _, c, err := auth.NewCode(u.ID, auth.PurposeSignIn, time.Now(), expiry)
+			if err != nil {
+				return err
+			}
+			if err := db.CreateCode(ctx, c, cliAudit(auth.ActionCodeCLIPrinted, u)); err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout, code)
+			return nil
+		},
+	)
+}()
+
+var staffResetMFACommand = staffCommand(
+	"staff reset-mfa",
+	"remove a member of staff's second factors and end their sessions",
+	"studio staff reset-mfa EMAIL\n\n"+
+		"For someone who lost their authenticator app: removes every TOTP factor they\n"+
+		"enrolled and ends their sessions. They sign in again by e-mail and enrol a new\n"+
+		"factor (with --require-mfa, before they see any data).",
+	nil,
+	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
+		n, err := db.ResetFactors(ctx, u.ID, cliAudit(auth.ActionFactorRemoved, u))
+		if err != nil {
+			return err
 		}
+		fmt.Fprintf(stdout, "removed %d factor(s) of %s; their sessions are ended\n", n, u.Email)
+		return nil
 	},
+)
+
+// staffCommand is a command about one member of staff, "NAME EMAIL":
+// flags (when not nil) binds its own flags; run gets the store (--data or
+// DATABASE_URL) and the person, or the command fails when EMAIL is not
+// staff.
+func staffCommand(name, summary, description string, flags func(*flag.FlagSet),
+	run func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error) command {
+	return command{
+		name: name, summary: summary, description: description,
+		setup: func(fs *flag.FlagSet, env func(string) string) action {
+			cfg := storeFlags(fs, env)
+			if flags != nil {
+				flags(fs)
+			}
+			return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+				email, err := oneEmail(fs, stderr)
+				if err != nil {
+					return err
+				}
+				return withStore(ctx, *cfg, func(db *store.DB) error {
+					u, err := db.FindUserByEmail(ctx, email)
+					if errors.Is(err, auth.ErrNotFound) {
+						return fmt.Errorf("%s is not staff (add them with studio staff add)", email)
+					}
+					if err != nil {
+						return err
+					}
+					return run(ctx, db, u, stdout)
+				})
+			}
+		},
+	}
+}
+
+// cliAudit is the audit entry of an operator's command about u.
+func cliAudit(action string, u auth.User) auth.AuditEntry {
+	return auth.AuditEntry{At: time.Now(), Action: action, Email: u.Email, UserID: u.ID, IP: "cli"}
 }
 
 var keysPrintAnonCommand = command{
@@ -218,7 +249,8 @@ var auditListCommand = listCommand(
 	"audit list",
 	"print the staff sign-in audit log",
 	"Prints the audit log of staff sign-in, oldest first: staff added and removed, codes issued,\n"+
-		"sign-ins, failed sign-ins, sign-outs and refresh tokens used again.",
+		"sign-ins, failed sign-ins, sign-outs, refresh tokens used again, and second factors\n"+
+		"enrolled, verified, failed and removed.",
 	func(ctx context.Context, db *store.DB) (table, error) {
 		entries, err := db.ListAudit(ctx, time.Time{})
 		t := table{header: []string{"at", "action", "email", "user_id", "session_id", "ip", "detail"}, records: nonNil(entries)}

@@ -41,6 +41,8 @@ func TestStaffCommands(t *testing.T) {
 		{"add with a stray argument", []string{"staff", "add", "x@studio.test", "extra", "--data", dir}, 2, `unexpected argument "extra"`},
 		{"list as CSV", []string{"staff", "list", "--data", dir, "--format", "csv"}, 0, ",ada@studio.test,Ada Lovelace,"},
 		{"code for someone who is not staff", []string{"staff", "sign-in-code", "eve@studio.test", "--data", dir}, 1, "eve@studio.test is not staff"},
+		{"reset MFA of someone without factors", []string{"staff", "reset-mfa", "grace@studio.test", "--data", dir}, 0, "removed 0 factor(s) of grace@studio.test"},
+		{"reset MFA of someone who is not staff", []string{"staff", "reset-mfa", "eve@studio.test", "--data", dir}, 1, "eve@studio.test is not staff"},
 		{"remove", []string{"staff", "remove", "grace@studio.test", "--data", dir}, 0, "removed grace@studio.test"},
 		{"remove twice", []string{"staff", "remove", "grace@studio.test", "--data", dir}, 1, "grace@studio.test is not staff"},
 		{"remove from no store", []string{"staff", "remove", "grace@studio.test", "--data", t.TempDir()}, 1, "no store in"},
@@ -68,6 +70,45 @@ func TestStaffCommands(t *testing.T) {
 	code, stdout, _ = runCLI(t, nil, "audit", "list", "--data", dir, "--format", "csv")
 	if code != 0 || strings.Count(stdout, "staff_added") != 2 || strings.Count(stdout, "staff_removed") != 1 {
 		t.Errorf("audit list = %d\n%s", code, stdout)
+	}
+}
+
+// TestStaffResetMFA: reset-mfa removes the person's factors and ends their
+// sessions.
+func TestStaffResetMFA(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, nil, "staff", "add", "ada@studio.test", "--data", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, store.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	u, err := db.FindUserByEmail(ctx, "ada@studio.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	sess := auth.Session{ID: "0a0b0c0d-0000-4000-8000-000000000001", UserID: u.ID, CreatedAt: now, RefreshedAt: now, AAL: "aal2"}
+	factor := auth.Factor{ID: "0a0b0c0d-0000-4000-8000-000000000002", UserID: u.ID, FactorType: auth.FactorTOTP,
+		Status: auth.FactorVerified, Secret: "sealed", CreatedAt: now, UpdatedAt: now}
+	if err := db.StartSession(ctx, sess, "refresh-hash", auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateFactor(ctx, factor, now, func([]auth.Factor) error { return nil }, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, nil, "staff", "reset-mfa", "ada@studio.test", "--data", dir)
+	if code != 0 || !strings.Contains(stdout, "removed 1 factor(s) of ada@studio.test") {
+		t.Fatalf("reset-mfa = %d %q %q", code, stdout, stderr)
+	}
+	if u, err := db.FindUserByEmail(ctx, "ada@studio.test"); err != nil || len(u.Factors) != 0 {
+		t.Errorf("factors after reset = %v, %v", u.Factors, err)
+	}
+	if _, err := db.FindSession(ctx, sess.ID); err == nil {
+		t.Error("the session outlived reset-mfa")
 	}
 }
 

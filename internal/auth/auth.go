@@ -26,6 +26,18 @@ type User struct {
 	UpdatedAt        time.Time
 	EmailConfirmedAt *time.Time // set at the first sign-in
 	LastSignInAt     *time.Time
+	Factors          []Factor // oldest first
+}
+
+// HasVerifiedFactor reports whether the user has a verified second factor:
+// then their sessions must reach aal2.
+func (u User) HasVerifiedFactor() bool {
+	for _, f := range u.Factors {
+		if f.Verified() {
+			return true
+		}
+	}
+	return false
 }
 
 // Name is the name given with "studio staff add --name", if any.
@@ -43,6 +55,7 @@ type Session struct {
 	RefreshedAt time.Time
 	AAL         string // aal1 or aal2
 	AMR         []AMREntry
+	FactorID    string // the factor that raised it to aal2, if any
 }
 
 // AMREntry is one way the session's user proved who they are.
@@ -106,6 +119,10 @@ const (
 	ActionLogout         = "logout"
 	ActionTokenReused    = "refresh_token_reused"
 	ActionCodeCLIPrinted = "code_printed"
+	ActionFactorEnrolled = "factor_enrolled"
+	ActionFactorVerified = "factor_verified" // a session reached aal2 with it
+	ActionFactorFailed   = "factor_verify_failed"
+	ActionFactorRemoved  = "factor_unenrolled"
 )
 
 // Errors the store returns.
@@ -177,13 +194,17 @@ type Store interface {
 	// StartSession stores s with its first refresh token and records the
 	// sign-in on the user.
 	StartSession(ctx context.Context, s Session, refreshHash string, audit AuditEntry) error
-	// FindSession returns ErrSessionNotFound for a session that ended.
-	FindSession(ctx context.Context, id string) (Session, error)
+	// FindSessionUser returns the session and its user (with factors);
+	// ErrSessionNotFound for a session that ended.
+	FindSessionUser(ctx context.Context, id string) (Session, User, error)
 	// RefreshSession rotates the refresh token of hash oldHash to newHash.
 	// A token used again within grace of its first use gets a new child
 	// too; later, the whole session is ended and ErrRefreshTokenReused
-	// returned. ErrRefreshTokenNotFound and ErrSessionNotFound as named.
-	RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration) (Session, User, error)
+	// returned. ErrRefreshTokenNotFound and ErrSessionNotFound as named;
+	// when valid returns an error for the session, nothing is rotated and
+	// that error is returned.
+	RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration,
+		valid func(Session) error) (Session, User, error)
 	// EndSessions ends the sessions of userID that scope names, relative to
 	// sessionID.
 	EndSessions(ctx context.Context, userID, sessionID string, scope LogoutScope, audit AuditEntry) error
@@ -191,6 +212,26 @@ type Store interface {
 	// EnsureSigningKey stores candidate if the store has no signing key yet,
 	// and returns every signing key, newest first.
 	EnsureSigningKey(ctx context.Context, candidate SigningKey) ([]SigningKey, error)
+
+	// CreateFactor removes the user's unverified factors made before
+	// staleBefore that were never challenged, then calls check with the
+	// user's other factors and stores f when check returns nil (else its
+	// error).
+	CreateFactor(ctx context.Context, f Factor, staleBefore time.Time, check func([]Factor) error, audit AuditEntry) error
+	// CreateChallenge stores c and notes when its factor was challenged;
+	// ErrNotFound when the factor is gone.
+	CreateChallenge(ctx context.Context, c Challenge, audit AuditEntry) error
+	// VerifyFactor checks a TOTP code against a challenge and, when it is
+	// right, in one transaction: uses up the challenge, marks the factor
+	// verified, raises the session to aal2 with v.AMR, rotates its refresh
+	// token to v.RefreshHash, ends the user's other aal1 sessions and
+	// removes their other unverified factors. ErrChallengeNotFound,
+	// ErrChallengeIPMismatch, ErrChallengeExpired, ErrVerificationFailed,
+	// ErrSessionNotFound as named.
+	VerifyFactor(ctx context.Context, v FactorVerification) (Session, User, error)
+	// DeleteFactor removes the user's factor and lowers to aal1 the sessions
+	// it raised; ErrNotFound when there is no such factor.
+	DeleteFactor(ctx context.Context, userID, factorID string, audit AuditEntry) error
 
 	// Audit appends e to the audit log.
 	Audit(ctx context.Context, e AuditEntry) error

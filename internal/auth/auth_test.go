@@ -58,6 +58,9 @@ type fixture struct {
 	svc   *auth.Service
 	clock *clock
 	ada   auth.User
+	// remoteAddr, when set, is the client address of the requests.
+	remoteAddr string
+	mu         sync.Mutex // for benchmarks that sign in from several goroutines
 }
 
 func newFixture(t testing.TB, engine storetest.Engine, tweak ...func(*auth.Config)) *fixture {
@@ -93,6 +96,9 @@ func (f *fixture) do(method, path, body string, headers ...string) response {
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		r.Header.Set(headers[i], headers[i+1])
+	}
+	if f.remoteAddr != "" {
+		r.RemoteAddr = f.remoteAddr
 	}
 	w := httptest.NewRecorder()
 	f.svc.ServeHTTP(w, r)

@@ -37,12 +37,7 @@ func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthErro
 	if e != nil {
 		return Staff{}, &AuthError{Status: e.status, Code: e.code, Message: e.msg}
 	}
-	need, err := s.requiredAAL(ctx, c.user)
-	if err != nil {
-		s.cfg.Logger.Error("auth: required aal", "err", err)
-		return Staff{}, &AuthError{Status: http.StatusInternalServerError, Code: codeUnexpectedFailure, Message: "Unexpected failure, please try again"}
-	}
-	if need == aal2 && c.session.AAL != aal2 {
+	if s.requiredAAL(c.user) == aal2 && c.session.AAL != aal2 {
 		return Staff{}, &AuthError{Status: http.StatusForbidden, Code: codeInsufficientAAL,
 			Message: "AAL2 session is required: verify your second factor (TOTP) first"}
 	}
@@ -57,12 +52,26 @@ const (
 )
 
 // requiredAAL is the assurance level u's sessions must reach before they
-// may read or change the studio's data.
-func (s *Service) requiredAAL(ctx context.Context, u User) (string, error) {
-	if s.cfg.RequireMFA {
-		return aal2, nil
+// may read or change the studio's data: aal2 once u has a verified factor,
+// or always with Config.RequireMFA.
+func (s *Service) requiredAAL(u User) string {
+	if s.cfg.RequireMFA || u.HasVerifiedFactor() {
+		return aal2
 	}
-	return aal1, nil
+	return aal1
+}
+
+// sessionLimit returns ErrSessionPastTimebox or ErrSessionInactive when
+// sess has outlived Config.SessionTimebox or SessionInactivityTimeout.
+func (s *Service) sessionLimit(sess Session) error {
+	now := s.cfg.Now()
+	switch {
+	case s.cfg.SessionTimebox > 0 && now.After(sess.CreatedAt.Add(s.cfg.SessionTimebox)):
+		return ErrSessionPastTimebox
+	case s.cfg.SessionInactivityTimeout > 0 && now.After(sess.RefreshedAt.Add(s.cfg.SessionInactivityTimeout)):
+		return ErrSessionInactive
+	}
+	return nil
 }
 
 // checkToken verifies token and finds its session and user.
@@ -74,21 +83,16 @@ func (s *Service) checkToken(ctx context.Context, token string) (caller, *apiErr
 	}
 	c.claims = claims
 	var err error
-	c.session, err = s.store.FindSession(ctx, claims.SessionID)
+	c.session, c.user, err = s.store.FindSessionUser(ctx, claims.SessionID)
 	switch {
 	case errors.Is(err, ErrSessionNotFound) || (err == nil && c.session.UserID != claims.Subject):
+		// A removed user's sessions are removed with them.
 		return c, newError(http.StatusForbidden, codeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
 		s.cfg.Logger.Error("auth: find session", "err", err)
 		return c, newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again")
-	}
-	c.user, err = s.store.FindUserByID(ctx, claims.Subject)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return c, newError(http.StatusForbidden, codeUserNotFound, "User from sub claim in JWT does not exist")
-	case err != nil:
-		s.cfg.Logger.Error("auth: find user", "err", err)
-		return c, newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again")
+	case s.sessionLimit(c.session) != nil:
+		return c, newError(http.StatusForbidden, codeSessionExpired, "Session is no longer valid")
 	}
 	return c, nil
 }

@@ -47,7 +47,21 @@ const (
 	codeReauthenticationNotValid = "reauthentication_not_valid"
 	codeEmailExists              = "email_exists"
 	codeInsufficientAAL          = "insufficient_aal"
+	codeSessionExpired           = "session_expired"
+
+	codeMFAFactorNotFound         = "mfa_factor_not_found"
+	codeMFAFactorNameConflict     = "mfa_factor_name_conflict"
+	codeMFAChallengeExpired       = "mfa_challenge_expired"
+	codeMFAVerificationFailed     = "mfa_verification_failed"
+	codeMFAIPAddressMismatch      = "mfa_ip_address_mismatch"
+	codeMFAPhoneEnrollDisabled    = "mfa_phone_enroll_not_enabled"
+	codeMFAWebAuthnEnrollDisabled = "mfa_webauthn_enroll_not_enabled"
+	codeTooManyEnrolledMFAFactors = "too_many_enrolled_mfa_factors"
 )
+
+// errPhoneNotOffered answers every request that names a phone: staff have
+// none.
+var errPhoneNotOffered = newError(http.StatusBadRequest, codePhoneProviderDisabled, "Phone sign-in is not offered: staff sign in with an e-mail code")
 
 // apiVersionHeader is the header by which the client asks for the error
 // format of a date; apiVersion20240101 is the one newer format there is.

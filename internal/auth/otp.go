@@ -37,8 +37,7 @@ func normalizeEmail(s string) (string, *apiError) {
 // nor the limit tells who is staff.
 func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	var p otpParams
-	if e := decode(w, r, &p); e != nil {
-		writeError(w, r, e)
+	if !decodeBody(w, r, &p) {
 		return
 	}
 	switch {
@@ -46,7 +45,7 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only an email address or phone number should be provided"))
 		return
 	case p.Phone != "":
-		writeError(w, r, newError(http.StatusBadRequest, codePhoneProviderDisabled, "Phone sign-in is not offered: staff sign in with an e-mail code"))
+		writeError(w, r, errPhoneNotOffered)
 		return
 	case p.Email == "":
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "One of email or phone must be set"))

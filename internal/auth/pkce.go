@@ -58,8 +58,7 @@ type pkceParams struct {
 // pkceGrant trades a link's auth code and the code verifier for a session.
 func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 	var p pkceParams
-	if e := decode(w, r, &p); e != nil {
-		writeError(w, r, e)
+	if !decodeBody(w, r, &p) {
 		return
 	}
 	if p.AuthCode == "" || p.CodeVerifier == "" {

@@ -15,8 +15,7 @@ type recoverParams struct {
 // have no password, so recovery is a way back in, answered as /otp is.
 func (s *Service) handleRecover(w http.ResponseWriter, r *http.Request) {
 	var p recoverParams
-	if e := decode(w, r, &p); e != nil {
-		writeError(w, r, e)
+	if !decodeBody(w, r, &p) {
 		return
 	}
 	if p.Email == "" {
@@ -53,14 +52,13 @@ type resendParams struct {
 // nothing. Phone types are not offered.
 func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
 	var p resendParams
-	if e := decode(w, r, &p); e != nil {
-		writeError(w, r, e)
+	if !decodeBody(w, r, &p) {
 		return
 	}
 	switch p.Type {
 	case "signup", "email_change":
 	case "sms", "phone_change":
-		writeError(w, r, newError(http.StatusBadRequest, codePhoneProviderDisabled, "Phone sign-in is not offered: staff sign in with an e-mail code"))
+		writeError(w, r, errPhoneNotOffered)
 		return
 	default:
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Missing one of these types: signup, email_change, sms, phone_change"))

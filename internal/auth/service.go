@@ -60,11 +60,23 @@ type Config struct {
 	// ClientIP is the address of the client that made r (the server knows
 	// which proxies to believe); RemoteAddr's host when nil.
 	ClientIP func(r *http.Request) string
-	// RequireMFA makes every session stay at aal1 (no data) until its user
-	// has verified a TOTP factor.
+	// RequireMFA makes Authorize refuse every session below aal2, so a
+	// person must enrol and verify a TOTP factor before they see any data
+	// (the /auth/v1 endpoints, enrolment included, still work at aal1).
 	RequireMFA bool
-	Now        func() time.Time
-	Logger     *slog.Logger
+	// MFAKey seals the TOTP secrets in the store; nil: a random key for
+	// this process only (secrets enrolled are lost at restart).
+	MFAKey *SecretKey
+	// MFAChallengeExpiry is how long a challenge may be verified; 5 min
+	// when zero.
+	MFAChallengeExpiry time.Duration
+	// SessionTimebox ends a session that long after its sign-in, and
+	// SessionInactivityTimeout one not refreshed for that long (GoTrue's
+	// session_expired); zero: no limit.
+	SessionTimebox           time.Duration
+	SessionInactivityTimeout time.Duration
+	Now                      func() time.Time
+	Logger                   *slog.Logger
 }
 
 // Service is the /auth/v1 service. It is safe for concurrent use.
@@ -79,6 +91,8 @@ type Service struct {
 	keysMu     sync.Mutex
 	keys       *Keys
 	keysLoaded time.Time
+
+	verified tokenCache
 }
 
 // New returns the service on st. The signing keys are read (or the first
@@ -92,6 +106,16 @@ func New(st Store, cfg Config) *Service {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.MFAChallengeExpiry <= 0 {
+		cfg.MFAChallengeExpiry = 5 * time.Minute
+	}
+	if cfg.MFAKey == nil {
+		key, err := NewRandomSecretKey()
+		if err != nil {
+			panic(err) // crypto/rand does not fail
+		}
+		cfg.MFAKey = key
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -133,6 +157,10 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /user", s.handleUserUpdate)
 	mux.HandleFunc("GET /reauthenticate", s.handleReauthenticate)
 	mux.HandleFunc("POST /logout", s.handleLogout)
+	mux.HandleFunc("POST /factors", s.handleEnroll)
+	mux.HandleFunc("POST /factors/{id}/challenge", s.handleChallenge)
+	mux.HandleFunc("POST /factors/{id}/verify", s.handleFactorVerify)
+	mux.HandleFunc("DELETE /factors/{id}", s.handleUnenroll)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
 }
@@ -174,7 +202,7 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 
 // knownPaths are the paths of routes, for the 405 answers.
 var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/reauthenticate", "/logout"}
+	"/token", "/user", "/reauthenticate", "/logout", "/factors"}
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{
@@ -240,6 +268,15 @@ func decode(w http.ResponseWriter, r *http.Request, v any) *apiError {
 		return newError(http.StatusBadRequest, codeBadJSON, "Could not parse request body as JSON: %v", err)
 	}
 	return nil
+}
+
+// decodeBody is decode that answers the error itself: false when it did.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if e := decode(w, r, v); e != nil {
+		writeError(w, r, e)
+		return false
+	}
+	return true
 }
 
 // allow takes one request of the client from lim, or answers 429.

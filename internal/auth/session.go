@@ -26,6 +26,7 @@ type userJSON struct {
 	CreatedAt        time.Time      `json:"created_at"`
 	UpdatedAt        time.Time      `json:"updated_at"`
 	IsAnonymous      bool           `json:"is_anonymous"`
+	Factors          []factorJSON   `json:"factors,omitempty"`
 }
 
 // identityJSON is the user's one identity, the e-mail address.
@@ -53,7 +54,7 @@ func toUserJSON(u User) userJSON {
 			IdentityData: map[string]any{"email": u.Email, "email_verified": true, "phone_verified": false, "sub": u.ID},
 			Provider:     "email", LastSignInAt: u.LastSignInAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Email: u.Email,
 		}},
-		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt,
+		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Factors: toFactorsJSON(u.Factors),
 	}
 }
 
@@ -116,6 +117,9 @@ func (s *Service) authenticate(w http.ResponseWriter, r *http.Request) (caller, 
 // parseAccessToken verifies token and returns its claims, or the 403
 // bad_jwt (400 for a sub that is not a UUID) GoTrue answers.
 func (s *Service) parseAccessToken(ctx context.Context, token string) (AccessClaims, *apiError) {
+	if claims, ok := s.verified.get(token, s.cfg.Now()); ok {
+		return claims, nil
+	}
 	var claims AccessClaims
 	keys, err := s.signingKeys(ctx, false)
 	if err != nil {
@@ -141,6 +145,7 @@ func (s *Service) parseAccessToken(ctx context.Context, token string) (AccessCla
 	case uuid.Validate(claims.SessionID) != nil:
 		return claims, newError(http.StatusForbidden, codeBadJWT, "invalid claim: session_id claim must be a UUID")
 	}
+	s.verified.put(token, claims, s.cfg.Now())
 	return claims, nil
 }
 

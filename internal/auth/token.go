@@ -33,8 +33,7 @@ type refreshParams struct {
 // session (400 refresh_token_already_used).
 func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 	var p refreshParams
-	if e := decode(w, r, &p); e != nil {
-		writeError(w, r, e)
+	if !decodeBody(w, r, &p) {
 		return
 	}
 	if p.RefreshToken == "" {
@@ -56,13 +55,19 @@ func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
-	sess, u, err := s.store.RefreshSession(ctx, RefreshHash(p.RefreshToken), RefreshHash(next), now, RefreshReuseGrace)
+	sess, u, err := s.store.RefreshSession(ctx, RefreshHash(p.RefreshToken), RefreshHash(next), now, RefreshReuseGrace, s.sessionLimit)
 	switch {
 	case errors.Is(err, ErrRefreshTokenNotFound):
 		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
 		return
 	case errors.Is(err, ErrSessionNotFound):
 		writeError(w, r, newError(http.StatusBadRequest, codeSessionNotFound, "Invalid Refresh Token: No Valid Session Found"))
+		return
+	case errors.Is(err, ErrSessionPastTimebox):
+		writeError(w, r, newError(http.StatusBadRequest, codeSessionExpired, "Invalid Refresh Token: Session Expired"))
+		return
+	case errors.Is(err, ErrSessionInactive):
+		writeError(w, r, newError(http.StatusBadRequest, codeSessionExpired, "Invalid Refresh Token: Session Expired (Inactivity)"))
 		return
 	case errors.Is(err, ErrRefreshTokenReused):
 		s.cfg.Logger.Warn("auth: refresh token used again after the grace window; session ended", "session_id", sess.ID)

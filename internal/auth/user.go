@@ -29,8 +29,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var p userUpdateParams
-	if e := decode(w, r, &p); e != nil {
-		writeError(w, r, e)
+	if !decodeBody(w, r, &p) {
 		return
 	}
 	switch {
@@ -38,7 +37,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeValidationFailed, "Staff have no password: they sign in with an e-mail code"))
 		return
 	case p.Phone != "":
-		writeError(w, r, newError(http.StatusBadRequest, codePhoneProviderDisabled, "Phone sign-in is not offered: staff sign in with an e-mail code"))
+		writeError(w, r, errPhoneNotOffered)
 		return
 	}
 	newEmail := ""
@@ -51,6 +50,10 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		if email != c.user.Email {
 			newEmail = email
 		}
+	}
+	if newEmail != "" && c.user.HasVerifiedFactor() && c.session.AAL != aal2 {
+		writeError(w, r, newError(http.StatusUnauthorized, codeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled."))
+		return
 	}
 	if newEmail != "" && !s.checkEmailChange(w, r, c, newEmail, p.Nonce) {
 		return

@@ -38,8 +38,7 @@ const maxTokenLength = 128
 // the code.
 func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	var p verifyParams
-	if e := decode(w, r, &p); e != nil {
-		writeError(w, r, e)
+	if !decodeBody(w, r, &p) {
 		return
 	}
 	purpose, known := verifyTypes[p.Type]
@@ -57,7 +56,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify requires either a token or a token hash, not both"))
 		return
 	case p.Phone != "":
-		writeError(w, r, newError(http.StatusBadRequest, codePhoneProviderDisabled, "Phone sign-in is not offered: staff sign in with an e-mail code"))
+		writeError(w, r, errPhoneNotOffered)
 		return
 	case p.TokenHash != "" && p.Email != "":
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only the token_hash and type should be provided"))

@@ -48,6 +48,8 @@ type DB struct {
 	mu       sync.Mutex
 	migrated bool
 
+	stmts sync.Map // query text → *sql.Stmt, SQLite's hot reads (prepared.go)
+
 	changes changes.Bus
 
 	lastBucketSweep time.Time // guarded by mu
@@ -434,6 +436,12 @@ func (s *DB) query(ctx context.Context, op, q string, args []any, f func(*sql.Ro
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
+	return eachRow(op, rows, err, f)
+}
+
+// eachRow calls f for each of rows, the answer of a query that failed with
+// err when not nil.
+func eachRow(op string, rows *sql.Rows, err error, f func(*sql.Rows) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
 	}

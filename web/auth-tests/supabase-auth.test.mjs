@@ -3,128 +3,43 @@
 // getClaims through the JWKS, refresh and rotation, sign-out seen from a
 // second client, and the library's errors.
 //
-// Run: node --test web/auth-tests/ (after make build). STUDIO_BIN names the
-// binary (default bin/studio); with STUDIO_TEST_DATABASE_URL set
-// (scripts/with-postgres) the binary stores in that PostgreSQL, else in
-// SQLite in a temporary directory.
+// Run: npm --prefix web run test:auth (after make build); harness.mjs says
+// which binary and store.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { randomBytes } from "node:crypto";
-import { createClient } from "@supabase/supabase-js";
 import { startCapture, body } from "./smtp-capture.mjs";
+import { env, newStore, startServe, makeClient, staffAddress, codeInMail } from "./harness.mjs";
 
-const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../bin/studio"));
-const pg = process.env.STUDIO_TEST_DATABASE_URL ?? "";
-const email = `ada+${randomBytes(4).toString("hex")}@studio.test`;
-const pkceEmail = `grace+${randomBytes(4).toString("hex")}@studio.test`;
-const recoverEmail = `mary+${randomBytes(4).toString("hex")}@studio.test`;
-const changeEmail = `lin+${randomBytes(4).toString("hex")}@studio.test`;
+const email = staffAddress("ada");
+const pkceEmail = staffAddress("grace");
+const recoverEmail = staffAddress("mary");
+const changeEmail = staffAddress("lin");
 
-let dataDir, server, base, anonKey, smtp;
-
-function studio(...args) {
-  return execFileSync(bin, [...args, "--data", dataDir], {
-    encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: pg },
-  });
-}
+let store, server, base, anonKey, smtp;
+const studio = (...args) => store.cli(...args);
 
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "studio-auth-"));
+  store = newStore();
   smtp = await startCapture();
   studio("staff", "add", email, "--name", "Ada");
   studio("staff", "add", pkceEmail);
   studio("staff", "add", recoverEmail);
   studio("staff", "add", changeEmail);
   anonKey = studio("keys", "print-anon").trim();
-  server = spawn(
-    bin,
-    ["serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--smtp-url", smtp.url,
-      "--notify-to", "team@studio.test", "--notify-from", "Studio <site@studio.test>",
-      "--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off"],
-    { env: { ...process.env, DATABASE_URL: pg }, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  base = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: server.stdout });
-    lines.on("line", (line) => {
-      try {
-        const entry = JSON.parse(line);
-        if (entry.msg === "listening") resolve(`http://${entry.addr}`);
-      } catch {
-        // not a log line
-      }
-    });
-    server.on("exit", (code) => reject(new Error(`studio serve exited ${code}`)));
-  });
+  server = await startServe(["--data", store.dataDir, "--smtp-url", smtp.url,
+    "--notify-to", "team@studio.test", "--notify-from", "Studio <site@studio.test>",
+    "--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off"]);
+  base = server.url;
 });
 
 after(() => {
-  server?.kill("SIGTERM");
+  server?.proc.kill("SIGTERM");
   smtp?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  store?.remove();
 });
 
-/** startServe runs "studio serve" with args and returns its base URL. */
-async function startServe(args, env) {
-  const proc = spawn(bin, ["serve", "--addr", "127.0.0.1:0", ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: proc.stdout });
-    lines.on("line", (line) => {
-      try {
-        const entry = JSON.parse(line);
-        if (entry.msg === "listening") resolve(`http://${entry.addr}`);
-      } catch {
-        // not a log line
-      }
-    });
-    proc.on("exit", (code) => reject(new Error(`studio serve exited ${code}`)));
-  });
-  return { proc, url };
-}
-
-/** client makes a client as the console does, with its own storage, and
- * records the URLs it fetches (with their times). */
-function client(flowType = "implicit", origin = base) {
-  const store = new Map();
-  const fetched = [];
-  const times = [];
-  const c = createClient(origin, anonKey, {
-    auth: {
-      flowType,
-      persistSession: true,
-      autoRefreshToken: false,
-      detectSessionInUrl: false,
-      storage: {
-        getItem: (k) => store.get(k) ?? null,
-        setItem: (k, v) => void store.set(k, v),
-        removeItem: (k) => void store.delete(k),
-      },
-    },
-    // Node 20 has no WebSocket, which the realtime client looks for when it
-    // is created; these tests do not use realtime, so a transport that
-    // refuses to connect is enough.
-    realtime: {
-      transport: class {
-        constructor() {
-          throw new Error("realtime is not used by the auth tests");
-        }
-      },
-    },
-    global: {
-      fetch: (url, init) => {
-        fetched.push(`${init?.method ?? "GET"} ${new URL(url).pathname}`);
-        times.push(Date.now());
-        return fetch(url, init);
-      },
-    },
-  });
-  return { c, fetched, times };
-}
+/** client makes a client of the server. */
+const client = (flowType = "implicit", origin = base) => makeClient(origin, anonKey, flowType);
 
 /** signIn asks for a code by mail and verifies it. */
 async function signIn(c) {
@@ -133,7 +48,7 @@ async function signIn(c) {
   assert.equal(error, null);
   assert.deepEqual(data, { user: null, session: null });
   const text = body(await smtp.next(email, seen));
-  const code = text.match(/\n {4}(\d{6})\n/)?.[1];
+  const code = codeInMail(text);
   assert.ok(code, `no code in the mail:\n${text}`);
   assert.match(text, /token_hash=[\w-]+&type=magiclink/);
   const verified = await c.auth.verifyOtp({ email, token: code, type: "email" });
@@ -199,7 +114,7 @@ test("wrong code and the per-address mail limit: GoTrue's error codes", async ()
   assert.match(again.error?.message, /you can only request this after \d+ seconds/);
   // Someone who is not staff gets the same answer as staff, and no mail.
   const seen = smtp.mails.length;
-  const stranger = await c.auth.signInWithOtp({ email: `eve+${randomBytes(4).toString("hex")}@studio.test` });
+  const stranger = await c.auth.signInWithOtp({ email: staffAddress("eve") });
   assert.equal(stranger.error, null);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(smtp.mails.length, seen);
@@ -276,7 +191,7 @@ test("recovery: resetPasswordForEmail mails a code; verifying it emits PASSWORD_
   const seen = smtp.mails.length;
   assert.equal((await c.auth.resetPasswordForEmail(recoverEmail)).error, null);
   const text = body(await smtp.next(recoverEmail, seen));
-  const code = text.match(/\n {4}(\d{6})\n/)?.[1];
+  const code = codeInMail(text);
   assert.ok(code, `no code in the mail:\n${text}`);
   const { data, error } = await c.auth.verifyOtp({ email: recoverEmail, token: code, type: "recovery" });
   assert.equal(error, null);
@@ -309,7 +224,7 @@ test("e-mail change: reauthenticate mails a nonce, updateUser asks, a code to th
 
   let seen = smtp.mails.length;
   assert.equal((await c.auth.reauthenticate()).error, null);
-  const nonce = body(await smtp.next(changeEmail, seen)).match(/\n {4}(\d{6})\n/)?.[1];
+  const nonce = codeInMail(body(await smtp.next(changeEmail, seen)));
   assert.ok(nonce, "no nonce in the mail");
 
   const newAddress = `new-${changeEmail}`;
@@ -319,7 +234,7 @@ test("e-mail change: reauthenticate mails a nonce, updateUser asks, a code to th
   const asked = await c.auth.updateUser({ email: newAddress, nonce });
   assert.equal(asked.error, null);
   assert.equal(asked.data.user.email, changeEmail, "unchanged until confirmed");
-  const confirm = body(await smtp.next(newAddress, seen)).match(/\n {4}(\d{6})\n/)?.[1];
+  const confirm = codeInMail(body(await smtp.next(newAddress, seen)));
   assert.ok(confirm, "no code in the mail to the new address");
 
   const { data, error } = await c.auth.verifyOtp({ email: newAddress, token: confirm, type: "email_change" });
@@ -330,8 +245,8 @@ test("e-mail change: reauthenticate mails a nonce, updateUser asks, a code to th
 
 test("refresh retries transient server errors with back-off from 200 ms, then gives up", async () => {
   // A server whose database cannot be reached answers 500 to /token.
-  const down = await startServe(["--data", dataDir + "-down"], {
-    ...process.env,
+  const down = await startServe(["--data", store.dataDir + "-down"], {
+    ...env,
     DATABASE_URL: "postgres://studio@127.0.0.1:1/none?connect_timeout=2",
   });
   try {

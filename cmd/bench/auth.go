@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+)
+
+// The auth workload: each client signs in once (a code from "studio staff
+// sign-in-code", traded at /auth/v1/verify), then refreshes its session
+// over and over (each grant rotates the refresh token, a committed write),
+// and in a second run reads GET /auth/v1/user with its access token (a
+// token check and a session read). Rate limits are off for the run.
+
+func benchAuth(binary string, engines []string, concurrency int, duration time.Duration) (failed bool) {
+	fmt.Printf("staff auth, %s per run, %d clients (closed loop), each with its own session\n\n", duration, concurrency)
+	fmt.Printf("%-9s %-14s %12s %10s %10s %10s %8s\n", "store", "request", "per second", "p50", "p99", "max", "errors")
+	for _, engine := range engines {
+		runs, err := measureAuth(binary, engine, concurrency, duration)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench %s: %v\n", engine, err)
+			failed = true
+			continue
+		}
+		for _, r := range runs {
+			fmt.Printf("%-9s %-14s %12.0f %10s %10s %10s %8d\n", engine, r.name, r.throughput, ms(r.p50), ms(r.p99), ms(r.max), r.errors)
+			failed = failed || r.errors > 0
+		}
+	}
+	return failed
+}
+
+type namedResult struct {
+	name string
+	result
+}
+
+// session is what a client keeps of its sign-in.
+type session struct {
+	AccessToken  string `json:"access_token"`
+	RefreshToken string `json:"refresh_token"`
+}
+
+func measureAuth(binary, engine string, concurrency int, duration time.Duration) ([]namedResult, error) {
+	st, err := newStore(engine)
+	if err != nil {
+		return nil, err
+	}
+	defer st.cleanup()
+	const email = "bench@studio.test"
+	if _, err := st.cli(binary, "staff", "add", email); err != nil {
+		return nil, err
+	}
+	base, stop, err := start(binary, append([]string{"serve", "--addr", "127.0.0.1:0",
+		"--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off"}, st.args...), st.env)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	client := newHTTPClient(concurrency)
+
+	sessions := make([]session, concurrency)
+	for i := range sessions {
+		code, err := st.cli(binary, "staff", "sign-in-code", email)
+		if err != nil {
+			return nil, err
+		}
+		body := fmt.Sprintf(`{"email":%q,"token":%q,"type":"email"}`, email, strings.TrimSpace(code))
+		if err := call(client, "POST", base+"/auth/v1/verify", body, "", &sessions[i]); err != nil {
+			return nil, fmt.Errorf("sign-in: %w", err)
+		}
+	}
+
+	refresh := func(i int) (time.Duration, error) {
+		t0 := time.Now()
+		err := call(client, "POST", base+"/auth/v1/token?grant_type=refresh_token",
+			fmt.Sprintf(`{"refresh_token":%q}`, sessions[i].RefreshToken), "", &sessions[i])
+		return time.Since(t0), err
+	}
+	getUser := func(i int) (time.Duration, error) {
+		t0 := time.Now()
+		err := call(client, "GET", base+"/auth/v1/user", "", sessions[i].AccessToken, nil)
+		return time.Since(t0), err
+	}
+	for i := range sessions { // warm up
+		for _, op := range []func(int) (time.Duration, error){refresh, getUser} {
+			if _, err := op(i); err != nil {
+				return nil, fmt.Errorf("warm-up: %w", err)
+			}
+		}
+	}
+	return []namedResult{
+		{"refresh grant", closedLoop(concurrency, duration, refresh)},
+		{"GET /user", closedLoop(concurrency, duration, getUser)},
+	}, nil
+}
+
+// call makes a request of the auth service and decodes a 200 answer into
+// out (when not nil).
+func call(client *http.Client, method, url, body, token string, out any) error {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, msg)
+	}
+	if out == nil {
+		_, err = io.Copy(io.Discard, resp.Body)
+		return err
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}

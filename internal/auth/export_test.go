@@ -1,0 +1,4 @@
+package auth
+
+// TOTPCode is totpCode, for the tests of package auth_test.
+var TOTPCode = totpCode

@@ -1,0 +1,332 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+)
+
+// TOTP MFA under /factors, GoTrue's: enrol a factor (a secret and its QR
+// code), challenge it, verify a code against the challenge (the session
+// becomes aal2), and unenrol it.
+
+// Limits of MFA, GoTrue's defaults.
+const (
+	// MaxFactors is how many factors, verified or not, a user may have.
+	MaxFactors = 10
+	// UnverifiedFactorExpiry is how long an unverified factor that was never
+	// challenged is kept: the next enrolment removes older ones.
+	UnverifiedFactorExpiry = 5 * time.Minute
+	// maxFactorText bounds a friendly name or an issuer.
+	maxFactorText = 256
+)
+
+// factorJSON is a factor as GoTrue shows one in the user.
+type factorJSON struct {
+	ID               string     `json:"id"`
+	FriendlyName     string     `json:"friendly_name,omitempty"`
+	FactorType       string     `json:"factor_type"`
+	Status           string     `json:"status"`
+	CreatedAt        time.Time  `json:"created_at"`
+	UpdatedAt        time.Time  `json:"updated_at"`
+	LastChallengedAt *time.Time `json:"last_challenged_at"`
+}
+
+func toFactorsJSON(fs []Factor) []factorJSON {
+	var out []factorJSON
+	for _, f := range fs {
+		out = append(out, factorJSON{ID: f.ID, FriendlyName: f.FriendlyName, FactorType: f.FactorType, Status: f.Status,
+			CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, LastChallengedAt: f.LastChallengedAt})
+	}
+	return out
+}
+
+// enrollParams is the body of POST /factors.
+type enrollParams struct {
+	FactorType   string `json:"factor_type"`
+	FriendlyName string `json:"friendly_name"`
+	Issuer       string `json:"issuer"`
+	Phone        string `json:"phone"`
+}
+
+// enrollAnswer is the answer of POST /factors.
+type enrollAnswer struct {
+	ID           string `json:"id"`
+	Type         string `json:"type"`
+	FriendlyName string `json:"friendly_name"`
+	TOTP         struct {
+		QRCode string `json:"qr_code"`
+		Secret string `json:"secret"`
+		URI    string `json:"uri"`
+	} `json:"totp"`
+}
+
+// handleEnroll handles POST /auth/v1/factors: a new, unverified TOTP
+// factor. Its secret is answered once (and kept only sealed); the first
+// code verified against it makes it verified.
+func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
+	c, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	var p enrollParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	switch p.FactorType {
+	case FactorTOTP:
+	case "phone":
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAPhoneEnrollDisabled, "MFA enroll is disabled for Phone"))
+		return
+	case "webauthn":
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAWebAuthnEnrollDisabled, "MFA enroll is disabled for WebAuthn"))
+		return
+	default:
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "factor_type needs to be totp, phone, or webauthn"))
+		return
+	}
+	if !validFactorText(p.FriendlyName) || !validFactorText(p.Issuer) {
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "friendly_name and issuer must be text of at most %d characters", maxFactorText))
+		return
+	}
+	issuer := p.Issuer
+	if issuer == "" {
+		if u, err := url.Parse(s.cfg.SiteOrigin); err == nil {
+			issuer = u.Host
+		}
+	}
+	now := s.cfg.Now()
+	f := Factor{ID: uuid.NewString(), UserID: c.user.ID, FriendlyName: p.FriendlyName, FactorType: FactorTOTP,
+		Status: FactorUnverified, CreatedAt: now, UpdatedAt: now}
+	secret, err := newTOTPSecret()
+	if err == nil {
+		f.Secret, err = s.cfg.MFAKey.seal(secret, f.ID)
+	}
+	var a enrollAnswer
+	a.ID, a.Type, a.FriendlyName = f.ID, FactorTOTP, f.FriendlyName
+	a.TOTP.Secret, a.TOTP.URI = secret, totpURI(issuer, c.user.Email, secret)
+	if err == nil {
+		a.TOTP.QRCode, err = qrSVG(a.TOTP.URI)
+	}
+	if err != nil {
+		s.failed(w, r, "new TOTP factor", err)
+		return
+	}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	audit := s.callerAudit(r, c, ActionFactorEnrolled, "factor "+f.ID)
+	err = s.store.CreateFactor(ctx, f, now.Add(-UnverifiedFactorExpiry), newFactorCheck(f.FriendlyName, c.session), audit)
+	switch {
+	case errors.Is(err, ErrFactorNameConflict):
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAFactorNameConflict,
+			"A factor with the friendly name %q for this user already exists", f.FriendlyName))
+	case errors.Is(err, ErrTooManyFactors):
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeTooManyEnrolledMFAFactors, "Maximum number of verified factors reached, unenroll to continue"))
+	case errors.Is(err, ErrFactorNeedsAAL2):
+		writeError(w, r, newError(http.StatusForbidden, codeInsufficientAAL, "AAL2 required to enroll a new factor"))
+	case err != nil:
+		s.failed(w, r, "create factor", err)
+	default:
+		writeJSON(w, http.StatusOK, a)
+	}
+}
+
+func validFactorText(s string) bool {
+	return utf8.ValidString(s) && utf8.RuneCountInString(s) <= maxFactorText
+}
+
+// newFactorCheck is GoTrue's rule for one more factor named name: no two
+// of a user's factors share a name, at most MaxFactors, and a user with a
+// verified factor enrols another only from an aal2 session.
+func newFactorCheck(name string, sess Session) func([]Factor) error {
+	return func(existing []Factor) error {
+		verified := 0
+		for _, f := range existing {
+			if f.FriendlyName == name {
+				return ErrFactorNameConflict
+			}
+			if f.Verified() {
+				verified++
+			}
+		}
+		switch {
+		case len(existing) >= MaxFactors:
+			return ErrTooManyFactors
+		case verified > 0 && sess.AAL != aal2:
+			return ErrFactorNeedsAAL2
+		}
+		return nil
+	}
+}
+
+// callerAudit is an audit entry of action by the caller.
+func (s *Service) callerAudit(r *http.Request, c caller, action, detail string) AuditEntry {
+	a := s.audit(r, action)
+	a.Email, a.UserID, a.SessionID, a.Detail = c.user.Email, c.user.ID, c.session.ID, detail
+	return a
+}
+
+// callerFactor is the caller's factor named by the path's id; otherwise it
+// answers GoTrue's 404 and returns false.
+func (s *Service) callerFactor(w http.ResponseWriter, r *http.Request) (caller, Factor, bool) {
+	c, ok := s.authenticate(w, r)
+	if !ok {
+		return c, Factor{}, false
+	}
+	id := r.PathValue("id")
+	if uuid.Validate(id) != nil {
+		writeError(w, r, newError(http.StatusNotFound, codeValidationFailed, "factor_id must be an UUID"))
+		return c, Factor{}, false
+	}
+	for _, f := range c.user.Factors {
+		if f.ID == id {
+			return c, f, true
+		}
+	}
+	writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+	return c, Factor{}, false
+}
+
+// challengeAnswer is the answer of POST /factors/{id}/challenge.
+type challengeAnswer struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	ExpiresAt int64  `json:"expires_at"`
+}
+
+// handleChallenge handles POST /auth/v1/factors/{id}/challenge: a challenge
+// that a code of the factor can be verified against, from this address,
+// until it expires.
+func (s *Service) handleChallenge(w http.ResponseWriter, r *http.Request) {
+	_, f, ok := s.callerFactor(w, r)
+	if !ok {
+		return
+	}
+	var p struct {
+		Channel string `json:"channel"`
+	}
+	if !decodeBody(w, r, &p) || !s.allow(w, r, s.limitVerify) {
+		return
+	}
+	now := s.cfg.Now()
+	ch := Challenge{ID: uuid.NewString(), FactorID: f.ID, IP: s.cfg.ClientIP(r), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MFAChallengeExpiry)}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	// Challenges are frequent and tell little: not in the audit log.
+	switch err := s.store.CreateChallenge(ctx, ch, AuditEntry{}); {
+	case errors.Is(err, ErrNotFound):
+		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+	case err != nil:
+		s.failed(w, r, "create challenge", err)
+	default:
+		writeJSON(w, http.StatusOK, challengeAnswer{ID: ch.ID, Type: f.FactorType, ExpiresAt: ch.ExpiresAt.Unix()})
+	}
+}
+
+// factorVerifyParams is the body of POST /factors/{id}/verify.
+type factorVerifyParams struct {
+	ChallengeID string `json:"challenge_id"`
+	Code        string `json:"code"`
+}
+
+// handleFactorVerify handles POST /auth/v1/factors/{id}/verify: a right
+// code raises the session to aal2 (amr gains totp) and answers it with a
+// new refresh token.
+func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
+	c, f, ok := s.callerFactor(w, r)
+	if !ok {
+		return
+	}
+	var p factorVerifyParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	switch {
+	case uuid.Validate(p.ChallengeID) != nil:
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "challenge_id must be a UUID"))
+		return
+	case p.Code == "":
+		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Code needs to be non-empty"))
+		return
+	}
+	if !s.allow(w, r, s.limitVerify) {
+		return
+	}
+	refresh, err := NewRefreshToken()
+	if err != nil {
+		s.failed(w, r, "new refresh token", err)
+		return
+	}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	now := s.cfg.Now()
+	detail := "factor " + f.ID
+	sess, u, err := s.store.VerifyFactor(ctx, FactorVerification{
+		UserID: c.user.ID, FactorID: f.ID, ChallengeID: p.ChallengeID, SessionID: c.session.ID, IP: s.cfg.ClientIP(r),
+		Now: now, MaxTries: MaxCodeTries,
+		Check: func(sealed string, lastStep int64) (int64, bool, error) {
+			secret, err := s.cfg.MFAKey.open(sealed, f.ID)
+			if err != nil {
+				return 0, false, err
+			}
+			return totpMatch(secret, p.Code, now, lastStep)
+		},
+		AMR: AMREntry{Method: FactorTOTP, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
+		Audit:   s.callerAudit(r, c, ActionFactorVerified, detail),
+		Failure: s.callerAudit(r, c, ActionFactorFailed, detail),
+	})
+	var e *apiError
+	switch {
+	case errors.Is(err, ErrChallengeNotFound):
+		e = newError(http.StatusUnprocessableEntity, codeMFAFactorNotFound, "MFA factor with the provided challenge ID not found")
+	case errors.Is(err, ErrChallengeIPMismatch):
+		e = newError(http.StatusUnprocessableEntity, codeMFAIPAddressMismatch, "Challenge and verify IP addresses mismatch.")
+	case errors.Is(err, ErrChallengeExpired):
+		e = newError(http.StatusUnprocessableEntity, codeMFAChallengeExpired,
+			"MFA challenge %s has expired, verify against another challenge or create a new challenge.", p.ChallengeID)
+	case errors.Is(err, ErrVerificationFailed):
+		e = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid TOTP code entered")
+	case errors.Is(err, ErrSessionNotFound):
+		e = newError(http.StatusForbidden, codeSessionNotFound, "Session from session_id claim in JWT does not exist")
+	case err != nil:
+		s.failed(w, r, "verify factor", err)
+		return
+	}
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	answer, err := s.sessionAnswer(ctx, u, sess, refresh, now)
+	if err != nil {
+		s.failed(w, r, "sign access token", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, answer)
+}
+
+// handleUnenroll handles DELETE /auth/v1/factors/{id}. A verified factor
+// is removed only from an aal2 session; the sessions it raised fall to aal1.
+func (s *Service) handleUnenroll(w http.ResponseWriter, r *http.Request) {
+	c, f, ok := s.callerFactor(w, r)
+	if !ok {
+		return
+	}
+	if f.Verified() && c.session.AAL != aal2 {
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeInsufficientAAL, "AAL2 required to unenroll verified factor"))
+		return
+	}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	switch err := s.store.DeleteFactor(ctx, c.user.ID, f.ID, s.callerAudit(r, c, ActionFactorRemoved, "factor "+f.ID)); {
+	case errors.Is(err, ErrNotFound):
+		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+	case err != nil:
+		s.failed(w, r, "delete factor", err)
+	default:
+		writeJSON(w, http.StatusOK, map[string]string{"id": f.ID})
+	}
+}
