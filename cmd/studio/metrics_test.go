@@ -11,7 +11,7 @@ import (
 // address (never on the site's), counting requests by route class and
 // status, submissions by outcome and rate-limited requests.
 func TestMetrics(t *testing.T) {
-	addrs := serveInProcess(t, 2, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--rate-limit", "2/1h", "--data", t.TempDir())
+	addrs := serveInProcess(t, 2, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--rate-limit", "2/1h", "--auth-rate-limit", "1/1h", "--data", t.TempDir())
 	site := "http://" + addrs["http"]
 	post := func(body string) int {
 		resp, err := http.Post(site+"/functions/v1/submit-contact", "application/json", strings.NewReader(body))
@@ -45,6 +45,19 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 
+	// A wrong code, then a request over the auth limit.
+	for _, want := range []int{403, 429} {
+		resp, err := http.Post(site+"/auth/v1/verify", "application/json",
+			strings.NewReader(`{"email":"nobody@example.com","token":"123456","type":"email"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("POST /auth/v1/verify = %d, want %d", resp.StatusCode, want)
+		}
+	}
+
 	resp, err := http.Get("http://" + addrs["metrics"] + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +76,8 @@ func TestMetrics(t *testing.T) {
 		`studio_submissions_total{function="submit-contact",outcome="rate-limited"} 1`,
 		`studio_rate_limited_total{limit="functions/submit-contact"} 1`,
 		`studio_outbox_depth 0`,
+		`studio_auth_sign_ins_total{result="otp_expired"} 1`,
+		`studio_rate_limited_total{limit="auth/verify"} 1`,
 		"go_goroutines ",
 	} {
 		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {

@@ -173,6 +173,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	authCfg.Logger = logger
 	authCfg.ClientIP = func(r *http.Request) string { return server.ClientIP(r, proxies).String() }
 	authCfg.AllowedOrigins = splitList(cfg.allowedOrigins)
+	unreachable := bucketsUnreachable(logger)
+	authCfg.Buckets, authCfg.BucketsUnreachable = sharedBuckets(db), unreachable
+	authCfg.RateLimited, authCfg.SignIn = meters.RateLimited, meters.SignIn
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
@@ -201,8 +204,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			RateLimit:          rate,
 			TrustedProxies:     proxies,
 			AllowedOrigins:     splitList(cfg.allowedOrigins),
-			Buckets:            sharedBuckets(db),
-			BucketsUnreachable: bucketsUnreachable(logger),
+			Buckets:            authCfg.Buckets,
+			BucketsUnreachable: unreachable,
 		},
 		Auth:    auth.New(db, authCfg),
 		Metrics: meters,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -297,9 +298,11 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if e != nil {
+		s.countSignIn("mfa_" + strings.TrimPrefix(e.code, "mfa_"))
 		writeError(w, r, e)
 		return
 	}
+	s.countSignIn("mfa_ok")
 	answer, err := s.sessionAnswer(ctx, u, sess, refresh, now)
 	if err != nil {
 		s.failed(w, r, "sign access token", err)

@@ -90,6 +90,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if e != nil {
+		s.countSignIn(e.code)
 		if aerr := s.store.Audit(ctx, audit); aerr != nil {
 			s.cfg.Logger.Error("auth: audit", "err", aerr)
 		}

@@ -55,6 +55,15 @@ type Config struct {
 	// make; RefreshRateLimit how many /token requests. Zero: no limit.
 	RateLimit        ratelimit.Rate
 	RefreshRateLimit ratelimit.Rate
+	// Buckets, when set, keeps those limits where every server on one store
+	// shares them (PostgreSQL); BucketsUnreachable is told when it could not
+	// be used (the limits then count in this process).
+	Buckets            ratelimit.Buckets
+	BucketsUnreachable func(error)
+	// RateLimited, when set, is told the limit of each request it refused;
+	// SignIn the result of each attempt to sign in ("ok" or an error code).
+	RateLimited func(limit string)
+	SignIn      func(result string)
 	// AllowedOrigins may call the service from other sites (CORS).
 	AllowedOrigins []string
 	// ClientIP is the address of the client that made r (the server knows
@@ -86,7 +95,7 @@ type Service struct {
 	issuer string
 	mux    *http.ServeMux
 
-	limitOTP, limitVerify, limitToken *ratelimit.Limiter
+	limitOTP, limitVerify, limitToken namedLimit
 
 	keysMu     sync.Mutex
 	keys       *Keys
@@ -131,9 +140,9 @@ func New(st Store, cfg Config) *Service {
 	}
 	s := &Service{
 		cfg: cfg, store: st, issuer: strings.TrimSuffix(cfg.SiteOrigin, "/") + "/auth/v1",
-		limitOTP:    ratelimit.New(cfg.RateLimit, cfg.Now),
-		limitVerify: ratelimit.New(cfg.RateLimit, cfg.Now),
-		limitToken:  ratelimit.New(cfg.RefreshRateLimit, cfg.Now),
+		limitOTP:    newNamedLimit("auth/otp", cfg.RateLimit, cfg),
+		limitVerify: newNamedLimit("auth/verify", cfg.RateLimit, cfg),
+		limitToken:  newNamedLimit("auth/token", cfg.RefreshRateLimit, cfg),
 	}
 	s.mux = http.NewServeMux()
 	s.addRoutes(s.mux)
@@ -279,11 +288,32 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// countSignIn tells Config.SignIn the result of an attempt to sign in.
+func (s *Service) countSignIn(result string) {
+	if s.cfg.SignIn != nil {
+		s.cfg.SignIn(result)
+	}
+}
+
+// namedLimit is a per-client rate limit of the service and its name (for
+// the shared buckets and the metrics).
+type namedLimit struct {
+	name string
+	ratelimit.Allower
+}
+
+func newNamedLimit(name string, r ratelimit.Rate, cfg Config) namedLimit {
+	return namedLimit{name, ratelimit.For(name, r, cfg.Buckets, cfg.Now, cfg.BucketsUnreachable)}
+}
+
 // allow takes one request of the client from lim, or answers 429.
-func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim *ratelimit.Limiter) bool {
+func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim namedLimit) bool {
 	ok, retry := lim.Allow(s.cfg.ClientIP(r))
 	if ok {
 		return true
+	}
+	if s.cfg.RateLimited != nil {
+		s.cfg.RateLimited(lim.name)
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
 	writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit, "Request rate limit reached"))

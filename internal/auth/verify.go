@@ -150,6 +150,7 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, m
 		s.failed(w, r, "start session", err)
 		return
 	}
+	s.countSignIn("ok")
 	u.LastSignInAt = &now
 	if u.EmailConfirmedAt == nil {
 		u.EmailConfirmedAt = &now
@@ -171,6 +172,7 @@ func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error
 	case err == nil:
 		return false
 	case errors.Is(err, ErrCodeInvalid):
+		s.countSignIn(codeOTPExpired)
 		if audit != nil {
 			if aerr := s.store.Audit(r.Context(), *audit); aerr != nil {
 				s.cfg.Logger.Error("auth: audit", "err", aerr)

@@ -59,3 +59,12 @@ func (s *Shared) Allow(key string) (ok bool, retryAfter time.Duration) {
 	}
 	return ok, retryAfter
 }
+
+// For returns the limit name of rate r: kept in buckets when there are any
+// (several servers share them), else counted in this process.
+func For(name string, r Rate, buckets Buckets, now func() time.Time, unreachable func(error)) Allower {
+	if buckets != nil {
+		return NewShared(name, r, buckets, now, unreachable)
+	}
+	return New(r, now)
+}

@@ -79,11 +79,7 @@ func newFunctions(d Deps) *functions {
 	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]ratelimit.Allower{},
 		metrics: d.Metrics}
 	for _, name := range functionNames {
-		if d.Functions.Buckets != nil {
-			f.limits[name] = ratelimit.NewShared("functions/"+name, d.Functions.RateLimit, d.Functions.Buckets, d.Functions.Now, d.Functions.BucketsUnreachable)
-		} else {
-			f.limits[name] = ratelimit.New(d.Functions.RateLimit, d.Functions.Now)
-		}
+		f.limits[name] = ratelimit.For("functions/"+name, d.Functions.RateLimit, d.Functions.Buckets, d.Functions.Now, d.Functions.BucketsUnreachable)
 	}
 	return f
 }
