@@ -15,6 +15,7 @@ import (
 	"studio/internal/contact"
 	"studio/internal/notify"
 	"studio/internal/ratelimit"
+	"studio/internal/rest"
 	"studio/internal/server"
 	"studio/internal/signup"
 	"studio/internal/site"
@@ -155,6 +156,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	authSvc := auth.New(db, authCfg)
 	h := server.New(server.Deps{
 		Site:    s,
 		Logger:  logger,
@@ -165,7 +167,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			TrustedProxies: proxies,
 			AllowedOrigins: splitList(cfg.allowedOrigins),
 		},
-		Auth: auth.New(db, authCfg),
+		Auth: authSvc,
+		Rest: rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger, Unavailable: store.ErrUnavailable}),
 	})
 	return server.Serve(ctx, ln, h, logger)
 }

@@ -31,6 +31,9 @@ type Deps struct {
 	Functions FunctionsConfig
 	// Auth is the staff sign-in service at /auth/v1; none when nil.
 	Auth *auth.Service
+	// Rest is the console's data service at /rest/v1 (package rest); none
+	// when nil.
+	Rest http.Handler
 }
 
 // New returns the studio's handler: every route of routes.go behind the
