@@ -188,12 +188,12 @@ func seedRest(t *testing.T, db *store.DB) {
 	}
 	handle(t, db, "m04", at(10), "ada@studio.test")
 	handle(t, db, "m07", at(11), "bob@studio.test")
-	for _, e := range []signup.WaitlistEntry{{"p1", "a@example.com", at(0)}, {"p1", "c@example.com", at(1)}, {"p2", "b@example.com", at(2)}} {
+	for _, e := range []signup.WaitlistEntry{{ProductID: "p1", Email: "a@example.com", JoinedAt: at(0)}, {ProductID: "p1", Email: "c@example.com", JoinedAt: at(1)}, {ProductID: "p2", Email: "b@example.com", JoinedAt: at(2)}} {
 		if _, err := db.JoinWaitlist(ctx, e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, s := range []signup.Subscriber{{"a.b@example.com", at(0)}, {"z@example.com", at(1)}} {
+	for _, s := range []signup.Subscriber{{Email: "a.b@example.com", SubscribedAt: at(0)}, {Email: "z@example.com", SubscribedAt: at(1)}} {
 		if _, err := db.Subscribe(ctx, s); err != nil {
 			t.Fatal(err)
 		}
