@@ -58,9 +58,9 @@ test-budgets:
 test-e2e: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run e2e
 
-# The official @supabase/supabase-js client against bin/studio's /auth/v1
-# (make build first), with a real SMTP peer capturing the sign-in mails: on
-# SQLite, then on a throwaway PostgreSQL.
+# The official @supabase/supabase-js client against bin/studio's /auth/v1,
+# /rest/v1 and /realtime/v1 (make build first), with a real SMTP peer
+# capturing the sign-in mails: on SQLite, then on a throwaway PostgreSQL.
 test-auth: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run test:auth
 	scripts/with-postgres $(NPM) run test:auth

@@ -15,6 +15,7 @@ import (
 	"studio/internal/contact"
 	"studio/internal/notify"
 	"studio/internal/ratelimit"
+	"studio/internal/realtime"
 	"studio/internal/rest"
 	"studio/internal/server"
 	"studio/internal/signup"
@@ -43,6 +44,7 @@ var serveCommand = command{
 		envString(fs, &cfg.jwtExpiry, "jwt-expiry", "STUDIO_JWT_EXPIRY", "1h", "lifetime of staff access tokens", env)
 		envString(fs, &cfg.otpExpiry, "otp-expiry", "STUDIO_OTP_EXPIRY", "10m", "lifetime of mailed sign-in codes and links", env)
 		envString(fs, &cfg.authRateLimit, "auth-rate-limit", "STUDIO_AUTH_RATE_LIMIT", "30/5m", "requests one client may make to each of /auth/v1/otp and /auth/v1/verify, N/DURATION, or off", env)
+		envString(fs, &cfg.sessionCheck, "session-check", "STUDIO_SESSION_CHECK", "10s", "how often each open realtime channel checks again that its staff session still exists", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 			if err := noArgs(fs, stderr); err != nil {
@@ -69,6 +71,7 @@ type serveConfig struct {
 	otpExpiry        string
 	authRateLimit    string
 	refreshRateLimit string
+	sessionCheck     string
 }
 
 // storeFlags binds the flags that choose the store, shared by every command
@@ -156,7 +159,17 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sessionCheck, err := time.ParseDuration(cfg.sessionCheck)
+	if err != nil || sessionCheck < 100*time.Millisecond {
+		return fmt.Errorf("--session-check %q: want a duration of at least 100ms, like 10s", cfg.sessionCheck)
+	}
 	authSvc := auth.New(db, authCfg)
+	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
+		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger})
+	liveCtx, stopLive := context.WithCancel(ctx)
+	liveDone := make(chan struct{})
+	go func() { defer close(liveDone); live.Run(liveCtx) }()
+	defer func() { stopLive(); <-liveDone }()
 	h := server.New(server.Deps{
 		Site:    s,
 		Logger:  logger,
@@ -167,8 +180,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			TrustedProxies: proxies,
 			AllowedOrigins: splitList(cfg.allowedOrigins),
 		},
-		Auth: authSvc,
-		Rest: rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger, Unavailable: store.ErrUnavailable}),
+		Auth:     authSvc,
+		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger, Unavailable: store.ErrUnavailable}),
+		Realtime: live,
 	})
 	return server.Serve(ctx, ln, h, logger)
 }

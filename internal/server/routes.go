@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"studio/internal/auth"
+	"studio/internal/realtime"
 	"studio/internal/rest"
 )
 
@@ -29,6 +30,10 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	// The console's data (package rest), PostgREST's contract.
 	if d.Rest != nil {
 		mux.Handle(rest.Prefix+"/", d.Rest)
+	}
+	// Its live updates (package realtime), realtime-js's websocket.
+	if d.Realtime != nil {
+		mux.Handle(realtime.Prefix+"/", d.Realtime)
 	}
 
 	mux.Handle("/", d.Site) // everything else: pages, assets, 404s

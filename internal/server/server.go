@@ -34,6 +34,9 @@ type Deps struct {
 	// Rest is the console's data service at /rest/v1 (package rest); none
 	// when nil.
 	Rest http.Handler
+	// Realtime is the console's live updates at /realtime/v1 (package
+	// realtime); none when nil.
+	Realtime http.Handler
 }
 
 // New returns the studio's handler: every route of routes.go behind the

@@ -1,8 +1,10 @@
 // Runs bin/studio for the supabase-js tests of /rest/v1 and /realtime/v1:
-// a data directory (or STUDIO_TEST_DATABASE_URL's PostgreSQL), the CLI on
-// it, servers on free ports, and staff signed in with printed codes.
+// a data directory (or, with STUDIO_TEST_DATABASE_URL, a new database on
+// that PostgreSQL, so that each test file sees only its own rows), the CLI
+// on it, servers on free ports, and staff signed in with printed codes.
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,8 +17,18 @@ const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../b
 export class Studio {
   constructor() {
     this.dataDir = mkdtempSync(join(tmpdir(), "studio-console-"));
-    this.env = { ...process.env, DATABASE_URL: process.env.STUDIO_TEST_DATABASE_URL ?? "" };
+    this.admin = process.env.STUDIO_TEST_DATABASE_URL ?? "";
+    this.database = this.admin && `studio_console_${randomBytes(6).toString("hex")}`;
+    let url = "";
+    if (this.admin) {
+      execFileSync("psql", [this.admin, "-qc", `CREATE DATABASE ${this.database}`]);
+      const u = new URL(this.admin);
+      u.pathname = `/${this.database}`;
+      url = u.toString();
+    }
+    this.env = { ...process.env, DATABASE_URL: url };
     this.servers = [];
+    this.clients = [];
     this.anonKey = this.cli("keys", "print-anon").trim();
   }
 
@@ -44,10 +56,11 @@ export class Studio {
     });
   }
 
-  /** client makes a supabase-js client of base with its own session storage. */
-  client(base) {
+  /** client makes a supabase-js client of base with its own session
+   * storage; options.realtime is added to the realtime options. */
+  client(base, options = {}) {
     const storage = new Map();
-    return createClient(base, this.anonKey, {
+    const c = createClient(base, this.anonKey, {
       auth: {
         persistSession: true,
         autoRefreshToken: false,
@@ -58,8 +71,10 @@ export class Studio {
           removeItem: (k) => void storage.delete(k),
         },
       },
-      realtime: { params: { log_level: "error" } },
+      realtime: { params: { log_level: "error" }, ...options.realtime },
     });
+    this.clients.push(c);
+    return c;
   }
 
   /** signIn adds email as staff (once) and signs c in with a printed code. */
@@ -82,8 +97,14 @@ export class Studio {
     return (await res.json()).id;
   }
 
-  close() {
+  /** close disconnects the clients' websockets (while the servers can still
+   * answer the closing handshake), then stops the servers. */
+  async close() {
+    // realtime-js leaves a 10 s timer behind each disconnect: the tests run
+    // with --test-force-exit.
+    await Promise.all(this.clients.map((c) => c.realtime.disconnect()));
     for (const p of this.servers) p.kill("SIGTERM");
     rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.admin) execFileSync("psql", [this.admin, "-qc", `DROP DATABASE ${this.database} WITH (FORCE)`]);
   }
 }
