@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
-
 	"studio/internal/auth"
+	"studio/internal/auth/authtest"
 	"studio/internal/contact"
 	"studio/internal/rest"
 	"studio/internal/store"
@@ -34,7 +33,7 @@ func newFixture(t *testing.T) *fixture {
 	db := storetest.Engines()[0].New(t)
 	authSvc := auth.New(db, auth.Config{SiteOrigin: origin})
 	f := &fixture{t: t, db: db, svc: rest.New(db, authSvc, rest.Config{AllowedOrigins: []string{"https://console.test"}})}
-	f.token = signIn(t, db, authSvc, "ada@studio.test")
+	f.token = authtest.SignIn(t, db, authSvc, "ada@studio.test")
 	ctx := context.Background()
 	for i, name := range []string{"Ada", "Grace"} {
 		m := contact.Message{ID: "m0" + string(rune('1'+i)), ReceivedAt: time.Date(2025, 5, 16, 9, i, 0, 0, time.UTC),
@@ -44,36 +43,6 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	return f
-}
-
-// signIn adds email as staff and signs them in with a printed code, as
-// "studio staff sign-in-code" does; it returns the access token.
-func signIn(t *testing.T, db *store.DB, svc *auth.Service, email string) string {
-	t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	u := auth.User{ID: uuid.NewString(), Email: email, CreatedAt: now, UpdatedAt: now}
-	if err := db.CreateUser(ctx, u, auth.AuditEntry{At: now, Action: auth.ActionStaffAdded, Email: email}); err != nil {
-		t.Fatal(err)
-	}
-	code, _, c, err := auth.NewCode(u.ID, auth.PurposeSignIn, now, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateCode(ctx, c, auth.AuditEntry{At: now, Action: auth.ActionCodeCLIPrinted, Email: email}); err != nil {
-		t.Fatal(err)
-	}
-	w := httptest.NewRecorder()
-	r := httptest.NewRequest("POST", "/auth/v1/verify", strings.NewReader(`{"email":"`+email+`","token":"`+code+`","type":"email"}`))
-	r.Header.Set("Content-Type", "application/json")
-	svc.ServeHTTP(w, r)
-	var session struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.Unmarshal(w.Body.Bytes(), &session); err != nil || session.AccessToken == "" {
-		t.Fatalf("verify = %d %s", w.Code, w.Body)
-	}
-	return session.AccessToken
 }
 
 type response struct {
@@ -193,20 +162,10 @@ func TestSignedOutAndAAL(t *testing.T) {
 	if w.Code != 403 || !strings.Contains(w.Body.String(), `"42501"`) {
 		t.Errorf("aal1 with --require-mfa = %d %s, want 403 42501", w.Code, w.Body)
 	}
-	if err := f.db.EndSessions(context.Background(), staffID(t, f.db), "", auth.ScopeGlobal, auth.AuditEntry{At: time.Now(), Action: auth.ActionLogout}); err != nil {
-		t.Fatal(err)
-	}
+	authtest.SignOut(t, f.db, "ada@studio.test")
 	if r := f.do("GET", "/rest/v1/contact_messages", ""); r.status != 401 || r.err.Code != "PGRST303" {
 		t.Errorf("signed out = %d %s, want 401 PGRST303", r.status, r.body)
 	}
-}
-
-func staffID(t *testing.T, db *store.DB) string {
-	u, err := db.FindUserByEmail(context.Background(), "ada@studio.test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u.ID
 }
 
 // TestReads: status, Content-Range and representation of reads.
