@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth deps-test bench bench-static bench-functions audit clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth deps-test bench bench-static bench-functions bench-console audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -80,6 +80,12 @@ bench-static: build
 # at a fixed rate, on SQLite and on a throwaway PostgreSQL with fsync on.
 bench-functions: build
 	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio
+
+# The staff console's queries on 100,000 contact messages (p50/p99 of the
+# inbox page with and without its count, the open filter, a search) and the
+# realtime fan-out to 200 joined consoles, on SQLite and PostgreSQL.
+bench-console: build
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --scenario console --binary bin/studio
 
 ## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
 bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json

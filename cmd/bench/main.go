@@ -1,10 +1,15 @@
-// Command bench measures the contact function of a built studio binary:
-// how many messages per second it accepts with committed writes (closed
-// loop, a fixed number of concurrent clients), and its p50/p99 latency at a
-// fixed request rate (open loop), on SQLite and on PostgreSQL. It is a
-// benchmark, not a test: it prints figures and fails only when requests fail.
+// Command bench measures a built studio binary, on SQLite and on
+// PostgreSQL. It is a benchmark, not a test: it prints figures and fails
+// only when requests fail.
 //
-//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench   (make bench)
+// The functions scenario (make bench-functions) measures the contact
+// function: how many messages per second it accepts with committed writes
+// (closed loop, a fixed number of concurrent clients), and its p50/p99
+// latency at a fixed request rate (open loop). The console scenario (make
+// bench-console, console.go) measures the staff console's queries on a
+// large inbox and the realtime fan-out.
+//
+//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench [--scenario console]
 //
 // PostgreSQL is the server named by STUDIO_TEST_DATABASE_URL; a new database
 // is made there for the run and dropped after.
@@ -40,7 +45,18 @@ func main() {
 	concurrency := flag.Int("concurrency", 16, "concurrent clients in the throughput run")
 	duration := flag.Duration("duration", 10*time.Second, "length of each measured run")
 	rate := flag.Int("rate", 200, "requests per second in the latency run")
+	scenario := flag.String("scenario", "functions", "what to measure: functions or console")
+	messages := flag.Int("messages", 100_000, "console: contact messages in the store")
+	requests := flag.Int("requests", 500, "console: requests per query")
+	consoles := flag.Int("consoles", 200, "console: connected realtime consoles")
 	flag.Parse()
+	if *scenario == "console" {
+		if err := benchConsole(*binary, strings.Split(*engines, ","), *messages, *requests, *consoles); err != nil {
+			fmt.Fprintf(os.Stderr, "bench console: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	fmt.Printf("contact messages, %s per run, %d clients for throughput, %d req/s for latency\n\n", *duration, *concurrency, *rate)
 	fmt.Printf("%-9s %14s %10s %10s %10s %8s\n", "store", "accepted/s", "p50", "p99", "max", "errors")
@@ -70,29 +86,35 @@ type result struct {
 	errors        int
 }
 
-func measure(binary, engine string, concurrency int, duration time.Duration, rate int) (result, error) {
-	var res result
-	args := []string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "off"}
-	env := os.Environ()
+// storeFor makes a new, empty store of engine for the server: the
+// arguments and environment that select it, and a function that removes it.
+func storeFor(engine string) (args, env []string, remove func(), err error) {
+	env = os.Environ()
 	switch engine {
 	case "sqlite":
 		dir, err := os.MkdirTemp("", "studio-bench-")
 		if err != nil {
-			return res, err
+			return nil, nil, nil, err
 		}
-		defer os.RemoveAll(dir)
-		args = append(args, "--data", dir)
+		return []string{"--data", dir}, env, func() { os.RemoveAll(dir) }, nil
 	case "postgres":
 		dbURL, drop, err := newDatabase()
 		if err != nil {
-			return res, err
+			return nil, nil, nil, err
 		}
-		defer drop()
-		env = append(env, "DATABASE_URL="+dbURL)
-	default:
-		return res, fmt.Errorf("unknown engine %q", engine)
+		return nil, append(env, "DATABASE_URL="+dbURL), drop, nil
 	}
-	base, stop, err := start(binary, args, env)
+	return nil, nil, nil, fmt.Errorf("unknown engine %q", engine)
+}
+
+func measure(binary, engine string, concurrency int, duration time.Duration, rate int) (result, error) {
+	var res result
+	storeArgs, env, remove, err := storeFor(engine)
+	if err != nil {
+		return res, err
+	}
+	defer remove()
+	base, stop, err := start(binary, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "off"}, storeArgs...), env)
 	if err != nil {
 		return res, err
 	}
