@@ -11,16 +11,12 @@ import (
 
 	"github.com/coder/websocket"
 
-	"studio/internal/auth"
 	"studio/internal/auth/authtest"
 	"studio/internal/contact"
 	"studio/internal/realtime"
 	"studio/internal/rest"
 	"studio/internal/store"
-	"studio/internal/store/storetest"
 )
-
-const origin = "https://studio.test"
 
 // fixture is the realtime service on a SQLite store with a real auth
 // service, served over HTTP, and a signed-in member of staff.
@@ -33,8 +29,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, cfg realtime.Config) *fixture {
 	t.Helper()
-	db := storetest.Engines()[0].New(t)
-	authSvc := auth.New(db, auth.Config{SiteOrigin: origin})
+	db, authSvc := authtest.New(t)
 	svc := realtime.New(db, db.Changes(), authSvc, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

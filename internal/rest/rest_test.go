@@ -14,10 +14,7 @@ import (
 	"studio/internal/contact"
 	"studio/internal/rest"
 	"studio/internal/store"
-	"studio/internal/store/storetest"
 )
-
-const origin = "https://studio.test"
 
 // fixture is the rest service on a SQLite store, with a real auth service
 // and a signed-in member of staff.
@@ -30,8 +27,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	db := storetest.Engines()[0].New(t)
-	authSvc := auth.New(db, auth.Config{SiteOrigin: origin})
+	db, authSvc := authtest.New(t)
 	f := &fixture{t: t, db: db, svc: rest.New(db, authSvc, rest.Config{AllowedOrigins: []string{"https://console.test"}})}
 	f.token = authtest.SignIn(t, db, authSvc, "ada@studio.test")
 	ctx := context.Background()
@@ -154,7 +150,7 @@ func TestErrors(t *testing.T) {
 // aal1 when aal2 is required is 403.
 func TestSignedOutAndAAL(t *testing.T) {
 	f := newFixture(t)
-	mfa := rest.New(f.db, auth.New(f.db, auth.Config{SiteOrigin: origin, RequireMFA: true}), rest.Config{})
+	mfa := rest.New(f.db, auth.New(f.db, auth.Config{SiteOrigin: authtest.Origin, RequireMFA: true}), rest.Config{})
 	r := httptest.NewRequest("GET", "/rest/v1/contact_messages", nil)
 	r.Header.Set("Authorization", "Bearer "+f.token)
 	w := httptest.NewRecorder()

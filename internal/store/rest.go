@@ -355,9 +355,17 @@ func (b *sqlBuilder) cond(c *rest.Cond) {
 	case rest.OpLike, rest.OpILike:
 		b.like(c)
 	case rest.OpIs:
-		b.WriteString(name + map[rest.IsValue]string{
-			rest.IsNull: " IS NULL", rest.IsUnknown: " IS NULL", rest.IsTrue: " IS TRUE", rest.IsFalse: " IS FALSE",
-		}[c.Value.(rest.IsValue)])
+		switch v := c.Value.(rest.IsValue); {
+		case v == rest.IsNull || v == rest.IsUnknown:
+			b.WriteString(name + " IS NULL")
+		case !c.Column.Nullable:
+			// The same as IS TRUE/FALSE on a column that cannot be null, and
+			// an index on the column serves it.
+			b.WriteString(name + " = ")
+			b.param(v == rest.IsTrue)
+		default:
+			b.WriteString(name + map[rest.IsValue]string{rest.IsTrue: " IS TRUE", rest.IsFalse: " IS FALSE"}[v])
+		}
 	case rest.OpIn:
 		values := c.Value.([]any)
 		if len(values) == 0 {

@@ -55,6 +55,8 @@ var restCases = []restCase{
 	{"like with an escaped *", rest.ContactMessages, `message=like.*\*star`, ids(6), -1},
 	{"like keeps [ literal", rest.ContactMessages, "name=like.[bracket]", ids(8), -1},
 	{"like keeps ? literal", rest.ContactMessages, "message=like.question?", ids(8), -1},
+	{"is true", rest.ContactMessages, "spam=is.true", ids(3, 8), 2},
+	{"not is false", rest.ContactMessages, "spam=not.is.false", ids(3, 8), -1},
 	{"is null", rest.ContactMessages, "company=is.null", ids(2, 3, 8), -1},
 	{"not is null", rest.ContactMessages, "company=not.is.null", ids(1, 4, 5, 6, 7), -1},
 	{"open: not handled, not spam", rest.ContactMessages, "handled_at=is.null&spam=is.false", ids(1, 2, 5, 6), 4},

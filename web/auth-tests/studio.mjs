@@ -86,6 +86,18 @@ export class Studio {
     return data.session;
   }
 
+  /** mfaClient starts a server with --require-mfa and signs email in there
+   * (at aal1); it skips t, and resolves to null, on a build without the flag. */
+  async mfaClient(t, email) {
+    if (!this.cli("serve", "--help").includes("--require-mfa")) {
+      t.skip("this build has no --require-mfa");
+      return null;
+    }
+    const c = this.client(await this.serve("--require-mfa"));
+    await this.signIn(c, email);
+    return c;
+  }
+
   /** contact sends a message as a visitor does; resolves to its id. */
   async contact(base, fields) {
     const res = await fetch(`${base}/functions/v1/submit-contact`, {

@@ -15,7 +15,23 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/store"
+	"studio/internal/store/storetest"
 )
+
+// Origin is the site origin of the services New makes.
+const Origin = "https://studio.test"
+
+// New opens a new SQLite store (storetest) and the auth service on it;
+// tweak may change its configuration (RequireMFA).
+func New(tb testing.TB, tweak ...func(*auth.Config)) (*store.DB, *auth.Service) {
+	tb.Helper()
+	db := storetest.Engines()[0].New(tb)
+	cfg := auth.Config{SiteOrigin: Origin}
+	for _, f := range tweak {
+		f(&cfg)
+	}
+	return db, auth.New(db, cfg)
+}
 
 // SignIn adds email as staff and signs them in with a code, as "studio
 // staff sign-in-code" prints one; it returns the access token.
