@@ -162,7 +162,9 @@ func seedMessages(engine string, storeArgs, env []string, n int) error {
 		return err
 	}
 	if engine == "postgres" {
-		_, err = db.Exec("ANALYZE contact_messages")
+		// As autovacuum leaves a table that has settled: statistics, and a
+		// visibility map that lets a count read the index alone.
+		_, err = db.Exec("VACUUM ANALYZE contact_messages")
 	}
 	return err
 }
