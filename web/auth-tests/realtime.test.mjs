@@ -110,6 +110,28 @@ test("serializer 1.0.0 works as 2.0.0 does", async () => {
   await c.removeAllChannels();
 });
 
+test("a refreshed token is pushed to the channel and kept; a bad one closes it", async () => {
+  const c = await signedIn("grace@studio.test");
+  const inbox = subscribe(c, "waitlist", { event: "INSERT" });
+  const system = [];
+  inbox.channel.on("system", {}, (p) => system.push(p));
+  await inbox.joined;
+  const { data, error } = await c.auth.refreshSession(); // the client pushes access_token to its channels
+  assert.equal(error, null);
+  await new Promise((r) => setTimeout(r, 200));
+  const res = await fetch(`${base}/functions/v1/join-waitlist`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "early@example.com", productId: "saas-2" }),
+  });
+  assert.equal(res.status, 200);
+  await inbox.until(() => inbox.received.length === 1);
+  assert.equal(inbox.received[0].new.email, "early@example.com");
+  assert.ok(data.session.access_token);
+
+  await c.realtime.setAuth("not-a-token");
+  await inbox.until(() => inbox.statuses.includes("CLOSED"));
+  assert.ok(system.some((p) => p.status === "error" && /Invalid access token/.test(p.message)), JSON.stringify(system));
+});
+
 test("a join without a staff session is refused", async () => {
   const anon = studio.client(base);
   const inbox = subscribe(anon, "contact_messages");
