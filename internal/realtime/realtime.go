@@ -137,11 +137,20 @@ func (s *Service) Run(ctx context.Context) {
 	}
 }
 
+// closeAll closes every connection, all at once, waiting at most a second
+// for the clients' closing handshakes.
 func (s *Service) closeAll() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var wg sync.WaitGroup
 	for c := range s.conns {
-		_ = c.ws.Close(websocket.StatusGoingAway, "server shutting down")
+		wg.Go(func() { _ = c.ws.Close(websocket.StatusGoingAway, "server shutting down") })
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
 	}
 }
 
