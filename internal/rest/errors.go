@@ -40,6 +40,7 @@ const (
 	codeInsufficientPriv = "42501"    // insufficient_privilege
 	codeBadText          = "22P02"    // invalid_text_representation
 	codeBadDatetime      = "22007"    // invalid_datetime_format
+	codeBadEncoding      = "22021"    // character_not_in_repertoire
 	codeNoWhere          = "21000"    // an UPDATE without a WHERE clause (pg-safeupdate)
 	codeInternal         = "XX000"
 )

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // reservedParams are the query parameters that are not column filters.
@@ -22,6 +23,9 @@ func ParseQuery(t *Table, params url.Values) (*Query, *Error) {
 		return nil, err
 	}
 	if q.Where, err = parseFilters(t, params); err != nil {
+		return nil, err
+	}
+	if err = checkSize(q.Where, 1, new(int)); err != nil {
 		return nil, err
 	}
 	if q.Order, err = parseOrder(t, params.Get("order")); err != nil {
@@ -135,6 +139,10 @@ func parseColumnFilter(t *Table, name, expr string, inLogic bool) (*Cond, *Error
 	if !ok {
 		return nil, errNoColumn(t, name)
 	}
+	if !utf8.ValidString(expr) || strings.ContainsRune(expr, 0) {
+		return nil, &Error{Status: http.StatusBadRequest, Code: codeBadEncoding,
+			Message: `invalid byte sequence for encoding "UTF8"`, Details: "A filter value is not UTF-8 text, or holds a NUL character"}
+	}
 	c := &Cond{Column: col}
 	rest, not := strings.CutPrefix(expr, "not.")
 	c.Not = not
@@ -171,6 +179,51 @@ func parseColumnFilter(t *Table, name, expr string, inLogic bool) (*Cond, *Error
 		return nil, err
 	}
 	return c, nil
+}
+
+// Limits of a query's conditions: the databases refuse (or take long over)
+// queries far smaller than a URL can be, and those are bad requests too.
+const (
+	maxConditions = 100  // leaf conditions
+	maxDepth      = 8    // nested and/or groups
+	maxListItems  = 1000 // values of one in list
+	maxPattern    = 1000 // characters of one like pattern
+)
+
+// checkSize refuses conditions beyond the limits; leaves counts them.
+func checkSize(c *Cond, depth int, leaves *int) *Error {
+	if c == nil {
+		return nil
+	}
+	tooBig := func(what string) *Error {
+		return errParse("the filters are too large", what)
+	}
+	switch {
+	case depth > maxDepth:
+		return tooBig(fmt.Sprintf("at most %d levels of nested and/or", maxDepth))
+	case c.Op == OpIn && len(c.Value.([]any)) > maxListItems:
+		return tooBig(fmt.Sprintf("at most %d values in one in list", maxListItems))
+	case c.Op == OpLike || c.Op == OpILike:
+		n := 0
+		for _, p := range c.Value.(Pattern) {
+			n += utf8.RuneCountInString(p.Literal) + 1
+		}
+		if n > maxPattern {
+			return tooBig(fmt.Sprintf("at most %d characters in one pattern", maxPattern))
+		}
+	}
+	if c.Op != OpAnd && c.Op != OpOr {
+		if *leaves++; *leaves > maxConditions {
+			return tooBig(fmt.Sprintf("at most %d conditions", maxConditions))
+		}
+		return nil
+	}
+	for _, sub := range c.Conds {
+		if err := checkSize(sub, depth+1, leaves); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func parseIs(col Column, expr, value string) (IsValue, *Error) {
@@ -245,10 +298,13 @@ func parsePattern(s string) Pattern {
 // parseLogic reads a logic tree: or=(f1,f2,and(f3,f4)), and the not. forms.
 func parseLogic(t *Table, key, value string) (*Cond, *Error) {
 	op, not := strings.CutPrefix(key, "not.")
-	return parseGroup(t, op, not, value, key+"="+value)
+	return parseGroup(t, op, not, value, key+"="+value, 1)
 }
 
-func parseGroup(t *Table, op string, not bool, value, expr string) (*Cond, *Error) {
+func parseGroup(t *Table, op string, not bool, value, expr string, depth int) (*Cond, *Error) {
+	if depth > maxDepth { // checked here too: a deep tree must not recurse as deep
+		return nil, errParse("the filters are too large", fmt.Sprintf("at most %d levels of nested and/or", maxDepth))
+	}
 	if len(value) < 2 || value[0] != '(' || value[len(value)-1] != ')' {
 		return nil, errParse(fmt.Sprintf("failed to parse logic tree (%s)", expr), "want a list of filters in parentheses, like or=(a.eq.1,b.eq.2)")
 	}
@@ -263,7 +319,7 @@ func parseGroup(t *Table, op string, not bool, value, expr string) (*Cond, *Erro
 		switch {
 		case strings.HasPrefix(inner, "and("), strings.HasPrefix(inner, "or("):
 			sub, rest, _ := strings.Cut(inner, "(")
-			c, err = parseGroup(t, sub, innerNot, "("+rest, expr)
+			c, err = parseGroup(t, sub, innerNot, "("+rest, expr, depth+1)
 		default:
 			name, filter, ok := strings.Cut(it, ".")
 			if !ok {

@@ -131,6 +131,12 @@ func TestErrors(t *testing.T) {
 		{"patch with two objects", "PATCH", "/rest/v1/contact_messages?id=eq.m01", `{"spam":true}{}`, nil, 400, "PGRST102"},
 		{"patch as a form", "PATCH", "/rest/v1/contact_messages?id=eq.m01", `{"spam":true}`, []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "PGRST107"},
 		{"patch with a limit", "PATCH", "/rest/v1/contact_messages?id=eq.m01&limit=1", `{"spam":true}`, nil, 400, "PGRST100"},
+		{"a value that is not UTF-8", "GET", "/rest/v1/contact_messages?name=eq.%FF", "", nil, 400, "22021"},
+		{"a NUL in a value", "GET", "/rest/v1/contact_messages?name=eq.a%00b", "", nil, 400, "22021"},
+		{"too many conditions", "GET", "/rest/v1/contact_messages?or=(" + strings.Repeat("id.eq.x,", 100) + "id.eq.y)", "", nil, 400, "PGRST100"},
+		{"too deep", "GET", "/rest/v1/contact_messages?or=(" + strings.Repeat("and(", 9) + "id.eq.x" + strings.Repeat(")", 9) + ")", "", nil, 400, "PGRST100"},
+		{"too long a list", "GET", "/rest/v1/contact_messages?id=in.(" + strings.Repeat("x,", 1000) + "y)", "", nil, 400, "PGRST100"},
+		{"too long a pattern", "GET", "/rest/v1/contact_messages?message=like.*" + strings.Repeat("a", 1000) + "*", "", nil, 400, "PGRST100"},
 		{"a preflight from another site", "OPTIONS", "/rest/v1/contact_messages", "", []string{"Origin", "https://evil.test"}, 403, "42501"},
 	}
 	for _, tt := range tests {
