@@ -58,7 +58,11 @@ func parseSelect(t *Table, s string) ([]Column, *Error) {
 		return t.Columns, nil
 	}
 	var out []Column
-	for _, item := range strings.Split(s, ",") {
+	items := strings.Split(s, ",")
+	if len(items) > maxSelect {
+		return nil, errParse("failed to parse select parameter", fmt.Sprintf("at most %d columns", maxSelect))
+	}
+	for _, item := range items {
 		name := unquoteIdent(item)
 		switch {
 		case name == "*":
@@ -188,6 +192,8 @@ const (
 	maxDepth      = 8    // nested and/or groups
 	maxListItems  = 1000 // values of one in list
 	maxPattern    = 1000 // characters of one like pattern
+	maxSelect     = 50   // items of select (the engines refuse a few thousand)
+	maxOrder      = 10   // sort keys (SQLite refuses 64)
 )
 
 // checkSize refuses conditions beyond the limits; leaves counts them.
@@ -386,7 +392,11 @@ func parseOrder(t *Table, s string) ([]Order, *Error) {
 		return nil, nil
 	}
 	var out []Order
-	for _, term := range strings.Split(s, ",") {
+	terms := strings.Split(s, ",")
+	if len(terms) > maxOrder {
+		return nil, errParse(fmt.Sprintf("failed to parse order (%s)", s), fmt.Sprintf("at most %d sort keys", maxOrder))
+	}
+	for _, term := range terms {
 		parts := strings.Split(term, ".")
 		col, ok := t.Column(unquoteIdent(parts[0]))
 		if !ok {

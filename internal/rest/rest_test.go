@@ -137,6 +137,8 @@ func TestErrors(t *testing.T) {
 		{"too deep", "GET", "/rest/v1/contact_messages?or=(" + strings.Repeat("and(", 9) + "id.eq.x" + strings.Repeat(")", 9) + ")", "", nil, 400, "PGRST100"},
 		{"too long a list", "GET", "/rest/v1/contact_messages?id=in.(" + strings.Repeat("x,", 1000) + "y)", "", nil, 400, "PGRST100"},
 		{"too long a pattern", "GET", "/rest/v1/contact_messages?message=like.*" + strings.Repeat("a", 1000) + "*", "", nil, 400, "PGRST100"},
+		{"too many columns", "GET", "/rest/v1/contact_messages?select=" + strings.Repeat("id,", 50) + "id", "", nil, 400, "PGRST100"},
+		{"too many sort keys", "GET", "/rest/v1/contact_messages?order=" + strings.Repeat("id,", 10) + "id", "", nil, 400, "PGRST100"},
 		{"a preflight from another site", "OPTIONS", "/rest/v1/contact_messages", "", []string{"Origin", "https://evil.test"}, 403, "42501"},
 	}
 	for _, tt := range tests {
