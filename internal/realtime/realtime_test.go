@@ -16,6 +16,7 @@ import (
 	"studio/internal/realtime"
 	"studio/internal/rest"
 	"studio/internal/store"
+	"studio/internal/store/storetest"
 )
 
 // fixture is the realtime service on a SQLite store with a real auth
@@ -29,7 +30,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, cfg realtime.Config) *fixture {
 	t.Helper()
-	db, authSvc := authtest.New(t)
+	db, authSvc := authtest.New(t, storetest.Engines()[0])
 	svc := realtime.New(db, db.Changes(), authSvc, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -44,6 +44,17 @@ func ParseQuery(t *Table, params url.Values) (*Query, *Error) {
 	return q, nil
 }
 
+// queryParams parses the request's query string. Unlike URL.Query, it
+// refuses what it cannot parse (a raw semicolon, a bad escape) rather than
+// drop the parameter, which would drop a filter.
+func queryParams(r *http.Request) (url.Values, *Error) {
+	params, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, errParse("failed to parse the query string", err.Error()+": percent-encode ; and %")
+	}
+	return params, nil
+}
+
 func parseCount(name, v string) (int, *Error) {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 {

@@ -34,7 +34,11 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *Table, 
 		writeError(w, err)
 		return
 	}
-	params := r.URL.Query()
+	params, err := queryParams(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	q, err := ParseQuery(t, params)
 	if err != nil {
 		writeError(w, err)

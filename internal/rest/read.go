@@ -16,7 +16,12 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
 		writeError(w, err)
 		return
 	}
-	q, err := ParseQuery(t, r.URL.Query())
+	params, err := queryParams(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	q, err := ParseQuery(t, params)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -25,7 +30,7 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
 		writeError(w, err)
 		return
 	}
-	if sel := r.URL.Query().Get("select"); f == formatCSV && (sel == "" || sel == "*") {
+	if sel := params.Get("select"); f == formatCSV && (sel == "" || sel == "*") {
 		q.Select = exportColumns(t)
 	}
 	q.Count = parsePrefer(r.Header).count

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"studio/internal/contact"
 	"studio/internal/rest"
 	"studio/internal/store"
+	"studio/internal/store/storetest"
 )
 
 // fixture is the rest service on a SQLite store, with a real auth service
@@ -25,9 +27,11 @@ type fixture struct {
 	token string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T) *fixture { return newFixtureOn(t, storetest.Engines()[0]) }
+
+func newFixtureOn(t *testing.T, engine storetest.Engine) *fixture {
 	t.Helper()
-	db, authSvc := authtest.New(t)
+	db, authSvc := authtest.New(t, engine)
 	f := &fixture{t: t, db: db, svc: rest.New(db, authSvc, rest.Config{AllowedOrigins: []string{"https://console.test"}})}
 	f.token = authtest.SignIn(t, db, authSvc, "ada@studio.test")
 	ctx := context.Background()
@@ -137,6 +141,8 @@ func TestErrors(t *testing.T) {
 		{"too deep", "GET", "/rest/v1/contact_messages?or=(" + strings.Repeat("and(", 9) + "id.eq.x" + strings.Repeat(")", 9) + ")", "", nil, 400, "PGRST100"},
 		{"too long a list", "GET", "/rest/v1/contact_messages?id=in.(" + strings.Repeat("x,", 1000) + "y)", "", nil, 400, "PGRST100"},
 		{"too long a pattern", "GET", "/rest/v1/contact_messages?message=like.*" + strings.Repeat("a", 1000) + "*", "", nil, 400, "PGRST100"},
+		{"a raw semicolon", "GET", "/rest/v1/contact_messages?id=eq.a;b", "", nil, 400, "PGRST100"},
+		{"a raw semicolon in a patch", "PATCH", "/rest/v1/contact_messages?spam=is.false&id=eq.a;b", `{"spam":true}`, nil, 400, "PGRST100"},
 		{"too many columns", "GET", "/rest/v1/contact_messages?select=" + strings.Repeat("id,", 50) + "id", "", nil, 400, "PGRST100"},
 		{"too many sort keys", "GET", "/rest/v1/contact_messages?order=" + strings.Repeat("id,", 10) + "id", "", nil, 400, "PGRST100"},
 		{"a preflight from another site", "OPTIONS", "/rest/v1/contact_messages", "", []string{"Origin", "https://evil.test"}, 403, "42501"},
@@ -149,6 +155,45 @@ func TestErrors(t *testing.T) {
 			}
 			if !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") || !strings.Contains(r.body, `"details":`) || !strings.Contains(r.body, `"hint":`) {
 				t.Errorf("not PostgREST's error shape: %s %s", r.header.Get("Content-Type"), r.body)
+			}
+		})
+	}
+}
+
+// TestNoServerErrors: odd requests that get past the parser still never
+// make either engine fail: every answer is below 500.
+func TestNoServerErrors(t *testing.T) {
+	queries := []string{
+		"received_at=gt.0001-01-01T00:00:00Z", "received_at=lt.9999-12-31T23:59:59.999999Z",
+		"received_at=eq.2025-05-16", "received_at=gte.2025-05-16 09:00:00.123456789%2B05:30",
+		"limit=9223372036854775807&offset=9223372036854775807", "offset=9223372036854775807",
+		"name=like." + strings.Repeat("*", 400), `name=like.\`, "name=ilike.[[[", "name=like.%25_%25_",
+		"name=eq." + strings.Repeat("é", 20000), "name=in.(" + strings.Repeat(`"a\"b",`, 999) + "c)",
+		`or=(name.eq."",name.is.null)`, "spam=in.(true,false,t,f,yes,no,1,0)", "spam=is.unknown",
+		"or=(" + strings.Repeat("and(", 7) + "id.eq.x" + strings.Repeat(")", 7) + ")",
+		"select=" + strings.Repeat("message,", 49) + "id", "order=" + strings.Repeat("name.desc.nullsfirst,", 9) + "id",
+		"id=eq.'%3B DROP TABLE contact_messages%3B --", "name=like.'%25' OR 1=1 --",
+	}
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			f := newFixtureOn(t, engine)
+			for _, q := range queries {
+				params, err := url.ParseQuery(q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, prefer := range []string{"", "count=exact"} {
+					if r := f.do("GET", "/rest/v1/contact_messages?"+params.Encode(), "", "Prefer", prefer); r.status >= 500 {
+						t.Errorf("%.80s (%s) = %d %s", q, prefer, r.status, r.body)
+					}
+				}
+			}
+			r := f.do("PATCH", "/rest/v1/contact_messages?id=eq.m01", `{"handled_at":"0001-01-01T00:00:00Z","spam":"yes"}`)
+			if r.status != 204 {
+				t.Errorf("patch with odd values = %d %s", r.status, r.body)
+			}
+			if r := f.do("GET", "/rest/v1/contact_messages?select=id&order=id", ""); r.body != `[{"id":"m01"},{"id":"m02"}]` {
+				t.Errorf("the table after all that = %s", r.body)
 			}
 		})
 	}

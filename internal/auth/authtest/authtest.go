@@ -21,11 +21,11 @@ import (
 // Origin is the site origin of the services New makes.
 const Origin = "https://studio.test"
 
-// New opens a new SQLite store (storetest) and the auth service on it;
+// New opens a new store of engine (storetest) and the auth service on it;
 // tweak may change its configuration (RequireMFA).
-func New(tb testing.TB, tweak ...func(*auth.Config)) (*store.DB, *auth.Service) {
+func New(tb testing.TB, engine storetest.Engine, tweak ...func(*auth.Config)) (*store.DB, *auth.Service) {
 	tb.Helper()
-	db := storetest.Engines()[0].New(tb)
+	db := engine.New(tb)
 	cfg := auth.Config{SiteOrigin: Origin}
 	for _, f := range tweak {
 		f(&cfg)
