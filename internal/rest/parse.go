@@ -44,15 +44,20 @@ func ParseQuery(t *Table, params url.Values) (*Query, *Error) {
 	return q, nil
 }
 
-// queryParams parses the request's query string. Unlike URL.Query, it
-// refuses what it cannot parse (a raw semicolon, a bad escape) rather than
-// drop the parameter, which would drop a filter.
-func queryParams(r *http.Request) (url.Values, *Error) {
+// parseRequest parses the query string of r, a request to t, and its
+// Accept header. Unlike URL.Query, it refuses a query string it cannot
+// parse (a raw semicolon, a bad escape) rather than drop the parameter,
+// which would drop a filter.
+func parseRequest(r *http.Request, t *Table) (q *Query, params url.Values, f format, stripNulls bool, e *Error) {
+	if f, stripNulls, e = negotiate(r.Header.Get("Accept")); e != nil {
+		return nil, nil, f, false, e
+	}
 	params, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return nil, errParse("failed to parse the query string", err.Error()+": percent-encode ; and %")
+		return nil, nil, f, false, errParse("failed to parse the query string", err.Error()+": percent-encode ; and %")
 	}
-	return params, nil
+	q, e = ParseQuery(t, params)
+	return q, params, f, stripNulls, e
 }
 
 func parseCount(name, v string) (int, *Error) {

@@ -25,21 +25,11 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *Table, 
 			Message: fmt.Sprintf("Content-Type not acceptable: %s", r.Header.Get("Content-Type")), Hint: "Send application/json"})
 		return
 	}
-	f, strip, err := negotiate(r.Header.Get("Accept"))
+	q, params, f, strip, err := parseRequest(r, t)
 	if err == nil && f != formatJSON {
 		err = &Error{Status: http.StatusNotAcceptable, Code: codeMediaType,
 			Message: "None of these media types are available: " + r.Header.Get("Accept"), Hint: "PATCH answers application/json"}
 	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	params, err := queryParams(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	q, err := ParseQuery(t, params)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -11,17 +11,7 @@ import (
 // selects, as JSON, one JSON object (.single()) or CSV, with Content-Range
 // (and the total with Prefer: count=exact).
 func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
-	f, strip, err := negotiate(r.Header.Get("Accept"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	params, err := queryParams(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	q, err := ParseQuery(t, params)
+	q, params, f, strip, err := parseRequest(r, t)
 	if err != nil {
 		writeError(w, err)
 		return
