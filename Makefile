@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-deploy deps-test bench bench-static bench-functions bench-auth audit clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-deploy deps-test bench bench-static bench-functions bench-auth bench-console audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -58,9 +58,9 @@ test-budgets:
 test-e2e: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run e2e
 
-# The official @supabase/supabase-js client against bin/studio's /auth/v1
-# (make build first), with a real SMTP peer capturing the sign-in mails: on
-# SQLite, then on a throwaway PostgreSQL.
+# The official @supabase/supabase-js client against bin/studio's /auth/v1,
+# /rest/v1 and /realtime/v1 (make build first), with a real SMTP peer
+# capturing the sign-in mails: on SQLite, then on a throwaway PostgreSQL.
 test-auth: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run test:auth
 	scripts/with-postgres $(NPM) run test:auth
@@ -90,6 +90,12 @@ bench-functions: build
 # PostgreSQL with fsync on; the auth rate limits are off for the run.
 bench-auth: build
 	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio --workload auth
+
+# The staff console's queries on 100,000 contact messages (p50/p99 of the
+# inbox page with and without its count, the open filter, a search) and the
+# realtime fan-out to 200 joined consoles, on SQLite and PostgreSQL.
+bench-console: build
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --scenario console --binary bin/studio
 
 ## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
 bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json

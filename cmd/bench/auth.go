@@ -65,13 +65,8 @@ func measureAuth(binary, engine string, concurrency int, duration time.Duration)
 
 	sessions := make([]session, concurrency)
 	for i := range sessions {
-		code, err := st.cli(binary, "staff", "sign-in-code", email)
-		if err != nil {
+		if sessions[i], err = signIn(client, st, binary, base, email); err != nil {
 			return nil, err
-		}
-		body := fmt.Sprintf(`{"email":%q,"token":%q,"type":"email"}`, email, strings.TrimSpace(code))
-		if err := call(client, "POST", base+"/auth/v1/verify", body, "", &sessions[i]); err != nil {
-			return nil, fmt.Errorf("sign-in: %w", err)
 		}
 	}
 
@@ -97,6 +92,20 @@ func measureAuth(binary, engine string, concurrency int, duration time.Duration)
 		{"refresh grant", closedLoop(concurrency, duration, refresh)},
 		{"GET /user", closedLoop(concurrency, duration, getUser)},
 	}, nil
+}
+
+// signIn signs email in with a code printed by "studio staff sign-in-code".
+func signIn(client *http.Client, st store, binary, base, email string) (session, error) {
+	var s session
+	code, err := st.cli(binary, "staff", "sign-in-code", email)
+	if err != nil {
+		return s, err
+	}
+	body := fmt.Sprintf(`{"email":%q,"token":%q,"type":"email"}`, email, strings.TrimSpace(code))
+	if err := call(client, "POST", base+"/auth/v1/verify", body, "", &s); err != nil {
+		return s, fmt.Errorf("sign-in: %w", err)
+	}
+	return s, nil
 }
 
 // call makes a request of the auth service and decodes a 200 answer into

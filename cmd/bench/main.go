@@ -11,7 +11,10 @@
 // GET /auth/v1/user per second, each client with its own staff session
 // (closed loop), with the latency of those requests.
 //
-//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench [--workload auth]
+// The console workload (make bench-console, console.go): the staff
+// console's queries on a large inbox, and the realtime fan-out.
+//
+//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench [--workload auth|console]
 //
 // PostgreSQL is the server named by STUDIO_TEST_DATABASE_URL; a new database
 // is made there for the run and dropped after.
@@ -30,11 +33,14 @@ import (
 
 func main() {
 	binary := flag.String("binary", "bin/studio", "the studio binary to measure")
-	workload := flag.String("workload", "contact", "what to measure: contact or auth")
+	workload := flag.String("workload", "contact", "what to measure: contact, auth or console")
 	engines := flag.String("engines", "sqlite,postgres", "stores to measure, comma-separated")
 	concurrency := flag.Int("concurrency", 16, "concurrent clients in the throughput run")
 	duration := flag.Duration("duration", 10*time.Second, "length of each measured run")
 	rate := flag.Int("rate", 200, "requests per second in the latency run (contact)")
+	messages := flag.Int("messages", 100_000, "console: contact messages in the store")
+	requests := flag.Int("requests", 500, "console: requests per query")
+	consoles := flag.Int("consoles", 200, "console: connected realtime consoles")
 	flag.Parse()
 
 	var failed bool
@@ -43,8 +49,13 @@ func main() {
 		failed = benchContact(*binary, strings.Split(*engines, ","), *concurrency, *duration, *rate)
 	case "auth":
 		failed = benchAuth(*binary, strings.Split(*engines, ","), *concurrency, *duration)
+	case "console":
+		if err := benchConsole(*binary, strings.Split(*engines, ","), *messages, *requests, *consoles); err != nil {
+			fmt.Fprintf(os.Stderr, "bench console: %v\n", err)
+			failed = true
+		}
 	default:
-		fmt.Fprintf(os.Stderr, "bench: unknown workload %q (contact or auth)\n", *workload)
+		fmt.Fprintf(os.Stderr, "bench: unknown workload %q (contact, auth or console)\n", *workload)
 		os.Exit(2)
 	}
 	if failed {

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"studio/internal/rest"
 	"studio/internal/store"
 )
 
@@ -109,13 +110,6 @@ func withStore(ctx context.Context, cfg store.Config, f func(*store.DB) error) e
 	return f(db)
 }
 
-func optional(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 func timeCell(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // listCommand makes a "… list" command: the store flags, --format, and the
@@ -146,6 +140,30 @@ func listCommand(name, summary, description string, build func(ctx context.Conte
 			}
 		},
 	}
+}
+
+// exportTable is the table of records with the columns of t's CSV export
+// (rest/v1's Accept: text/csv shows the same), each cell as rest.CSVCell
+// writes the value that values gives for the column.
+func exportTable[T any](t *rest.Table, records []T, values func(T) map[string]any) table {
+	out := table{header: t.Export, records: records}
+	for _, r := range records {
+		v := values(r)
+		row := make([]string, len(t.Export))
+		for i, col := range t.Export {
+			row[i] = rest.CSVCell(v[col])
+		}
+		out.rows = append(out.rows, row)
+	}
+	return out
+}
+
+// optionalValue is a nullable text as rest.CSVCell takes it.
+func optionalValue(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
 }
 
 // nonNil makes an empty list print as [] in JSON, not null.

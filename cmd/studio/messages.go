@@ -4,9 +4,10 @@ import (
 	"context"
 	"flag"
 	"io"
-	"strconv"
 	"time"
 
+	"studio/internal/contact"
+	"studio/internal/rest"
 	"studio/internal/store"
 )
 
@@ -40,14 +41,10 @@ var messagesListCommand = command{
 				if err != nil {
 					return err
 				}
-				t := table{header: []string{"id", "received_at", "spam", "name", "email", "company", "phone", "message"}, records: msgs}
-				if msgs == nil {
-					t.records = []struct{}{}
-				}
-				for _, m := range msgs {
-					t.rows = append(t.rows, []string{m.ID, timeCell(m.ReceivedAt), strconv.FormatBool(m.Spam), m.Name, m.Email, optional(m.Company), optional(m.Phone), m.Message})
-				}
-				return t.write(stdout, format)
+				return exportTable(rest.ContactMessages, nonNil(msgs), func(m contact.Message) map[string]any {
+					return map[string]any{"id": m.ID, "received_at": m.ReceivedAt, "spam": m.Spam, "name": m.Name,
+						"email": m.Email, "company": optionalValue(m.Company), "phone": optionalValue(m.Phone), "message": m.Message}
+				}).write(stdout, format)
 			})
 		}
 	},

@@ -18,6 +18,8 @@ import (
 	"studio/internal/metrics"
 	"studio/internal/notify"
 	"studio/internal/ratelimit"
+	"studio/internal/realtime"
+	"studio/internal/rest"
 	"studio/internal/server"
 	"studio/internal/signup"
 	"studio/internal/site"
@@ -47,6 +49,7 @@ var serveCommand = command{
 		envString(fs, &cfg.jwtExpiry, "jwt-expiry", "STUDIO_JWT_EXPIRY", "1h", "lifetime of staff access tokens", env)
 		envString(fs, &cfg.otpExpiry, "otp-expiry", "STUDIO_OTP_EXPIRY", "10m", "lifetime of mailed sign-in codes and links", env)
 		envString(fs, &cfg.authRateLimit, "auth-rate-limit", "STUDIO_AUTH_RATE_LIMIT", "30/5m", "requests one client may make to each of /auth/v1/otp and /auth/v1/verify, N/DURATION, or off", env)
+		envString(fs, &cfg.sessionCheck, "session-check", "STUDIO_SESSION_CHECK", "10s", "how often each open realtime channel checks again that its staff session still exists", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
 		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a TOTP factor (aal2) before they see any data", env)
 		envString(fs, &cfg.mfaKey, "mfa-key", "STUDIO_MFA_KEY", "", "32-byte key (base64 or hex) that seals TOTP secrets in the store; empty: "+auth.MFAKeyFile+" in --data, made on first start (several servers on one PostgreSQL must be given the same key)", env)
@@ -86,6 +89,7 @@ type serveConfig struct {
 	mfaChallengeExpiry string
 	sessionTimebox     string
 	sessionInactivity  string
+	sessionCheck       string
 }
 
 // storeFlags binds the flags that choose the store, shared by every command
@@ -195,6 +199,17 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		mux.Handle("GET /metrics", meters.Handler())
 		opts.Sides = append(opts.Sides, server.Side{Name: "metrics", Listener: mln, Handler: mux})
 	}
+	sessionCheck, err := time.ParseDuration(cfg.sessionCheck)
+	if err != nil || sessionCheck < 100*time.Millisecond {
+		return fmt.Errorf("--session-check %q: want a duration of at least 100ms, like 10s", cfg.sessionCheck)
+	}
+	authSvc := auth.New(db, authCfg)
+	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
+		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger})
+	liveCtx, stopLive := context.WithCancel(ctx)
+	liveDone := make(chan struct{})
+	go func() { defer close(liveDone); live.Run(liveCtx) }()
+	defer func() { stopLive(); <-liveDone }()
 	h := server.New(server.Deps{
 		Site:    s,
 		Logger:  logger,
@@ -207,8 +222,10 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			Buckets:            authCfg.Buckets,
 			BucketsUnreachable: unreachable,
 		},
-		Auth:    auth.New(db, authCfg),
-		Metrics: meters,
+		Auth:     authSvc,
+		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger, Unavailable: store.ErrUnavailable}),
+		Realtime: live,
+		Metrics:  meters,
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"studio/internal/rest"
+	"studio/internal/signup"
 	"studio/internal/store"
 )
 
@@ -12,10 +14,8 @@ var subscribersListCommand = listCommand(
 	"Prints every newsletter subscriber in the store: address and when it subscribed, oldest first.",
 	func(ctx context.Context, db *store.DB) (table, error) {
 		subs, err := db.ListSubscribers(ctx)
-		t := table{header: []string{"email", "subscribed_at"}, records: nonNil(subs)}
-		for _, s := range subs {
-			t.rows = append(t.rows, []string{s.Email, timeCell(s.SubscribedAt)})
-		}
-		return t, err
+		return exportTable(rest.Subscribers, nonNil(subs), func(s signup.Subscriber) map[string]any {
+			return map[string]any{"email": s.Email, "subscribed_at": s.SubscribedAt}
+		}), err
 	},
 )

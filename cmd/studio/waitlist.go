@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"studio/internal/rest"
+	"studio/internal/signup"
 	"studio/internal/store"
 )
 
@@ -12,10 +14,8 @@ var waitlistListCommand = listCommand(
 	"Prints every waitlist entry in the store: product, address and when it joined, by product.",
 	func(ctx context.Context, db *store.DB) (table, error) {
 		entries, err := db.ListWaitlist(ctx)
-		t := table{header: []string{"product_id", "email", "joined_at"}, records: nonNil(entries)}
-		for _, e := range entries {
-			t.rows = append(t.rows, []string{e.ProductID, e.Email, timeCell(e.JoinedAt)})
-		}
-		return t, err
+		return exportTable(rest.Waitlist, nonNil(entries), func(e signup.WaitlistEntry) map[string]any {
+			return map[string]any{"product_id": e.ProductID, "email": e.Email, "joined_at": e.JoinedAt}
+		}), err
 	},
 )

@@ -19,7 +19,9 @@ import (
 // The one consequence for handlers: a response that is flushed part-way
 // (http.ResponseController.Flush, for streaming) reaches the client only when
 // it is complete or passes coalesceLimit. No handler of the studio streams.
-// See docs/decisions/0005-coalesced-response-writes.md.
+// A request to upgrade the connection (the websocket of /realtime/v1) turns
+// coalescing off for the rest of the connection: its frames must leave as
+// they are written. See docs/decisions/0005-coalesced-response-writes.md.
 
 // coalesceLimit bounds what a connection holds back; a bigger write goes out
 // at once, together with what was held, in one writev(2).
@@ -49,6 +51,9 @@ type coalescingConn struct {
 	// pending (to notice a client that goes away); that read must not send a
 	// response that is half written.
 	inHandler bool
+	// direct is set once the connection is being upgraded: every write
+	// goes out at once.
+	direct bool
 }
 
 type connKey struct{}
@@ -64,11 +69,19 @@ func withConn(ctx context.Context, c net.Conn) context.Context {
 
 // holdWhileHandling marks the connection busy while h runs. A request that
 // expects "100 Continue" is left alone: its client waits for that interim
-// response before it sends the body the handler reads.
+// response before it sends the body the handler reads. A request to upgrade
+// the connection stops the coalescing of it: after the upgrade, the handler
+// writes frames while it waits to read, and a frame held until the next
+// read would never leave.
 func holdWhileHandling(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, ok := r.Context().Value(connKey{}).(*coalescingConn)
-		if !ok || r.Header.Get("Expect") != "" {
+		if ok && r.Header.Get("Upgrade") != "" {
+			if err := c.writeDirectly(); err != nil {
+				return // the connection failed; net/http closes it
+			}
+		}
+		if !ok || r.Header.Get("Expect") != "" || r.Header.Get("Upgrade") != "" {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -84,8 +97,25 @@ func (c *coalescingConn) setInHandler(v bool) {
 	c.mu.Unlock()
 }
 
+// writeDirectly sends what is held and turns coalescing off for good.
+func (c *coalescingConn) writeDirectly() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.direct = true
+	if c.pending == nil {
+		return nil
+	}
+	_, err := c.Conn.Write(*c.pending)
+	c.release()
+	return err
+}
+
 func (c *coalescingConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
+	if c.direct {
+		c.mu.Unlock()
+		return c.Conn.Write(p) // concurrent writes are the upgraded protocol's to order
+	}
 	defer c.mu.Unlock()
 	held := 0
 	if c.pending != nil {

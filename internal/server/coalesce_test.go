@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"log/slog"
 	"net"
@@ -11,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // countingConn counts the writes that reach the connection below the
@@ -243,4 +246,51 @@ func TestCoalescedCloseDoesNotWaitForAClientThatDoesNotRead(t *testing.T) {
 			t.Fatal("the blocked write did not end")
 		}
 	})
+}
+
+// TestCoalescedUpgradeSendsEveryFrameAtOnce: a websocket's frames leave as
+// they are written, while the server waits to read, and the client's
+// frames are read.
+func TestCoalescedUpgradeSendsEveryFrameAtOnce(t *testing.T) {
+	_, addr := serveCoalesced(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := r.Context()
+		for i := range 3 {
+			// Each frame must arrive while the server is not reading.
+			if err := c.Write(ctx, websocket.MessageText, []byte("tick "+strconv.Itoa(i))); err != nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if _, msg, err := c.Read(ctx); err == nil {
+			_ = c.Write(ctx, websocket.MessageText, append([]byte("echo "), msg...))
+		}
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	for i := range 3 {
+		start := time.Now()
+		_, msg, err := c.Read(ctx)
+		if err != nil || string(msg) != "tick "+strconv.Itoa(i) {
+			t.Fatalf("frame %d = %q, %v", i, msg, err)
+		}
+		if i > 0 && time.Since(start) > 40*time.Millisecond+50*time.Millisecond {
+			t.Errorf("frame %d came %v late", i, time.Since(start))
+		}
+	}
+	if err := c.Write(ctx, websocket.MessageText, []byte("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if _, msg, err := c.Read(ctx); err != nil || string(msg) != "echo hi" {
+		t.Fatalf("echo = %q, %v", msg, err)
+	}
 }

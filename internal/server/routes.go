@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"studio/internal/auth"
+	"studio/internal/realtime"
+	"studio/internal/rest"
 )
 
 // addRoutes registers every route of the studio in one place.
@@ -23,6 +25,15 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	if d.Auth != nil {
 		mux.Handle(auth.Prefix+"/", d.Auth)
 		mux.HandleFunc("GET /.well-known/jwks.json", d.Auth.HandleJWKS)
+	}
+
+	// The console's data (package rest), PostgREST's contract.
+	if d.Rest != nil {
+		mux.Handle(rest.Prefix+"/", d.Rest)
+	}
+	// Its live updates (package realtime), realtime-js's websocket.
+	if d.Realtime != nil {
+		mux.Handle(realtime.Prefix+"/", d.Realtime)
 	}
 
 	mux.Handle("/", d.Site) // everything else: pages, assets, 404s

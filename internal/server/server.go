@@ -33,6 +33,12 @@ type Deps struct {
 	Functions FunctionsConfig
 	// Auth is the staff sign-in service at /auth/v1; none when nil.
 	Auth *auth.Service
+	// Rest is the console's data service at /rest/v1 (package rest); none
+	// when nil.
+	Rest http.Handler
+	// Realtime is the console's live updates at /realtime/v1 (package
+	// realtime); none when nil.
+	Realtime http.Handler
 	// Metrics counts requests and submissions; kept but not served when nil.
 	Metrics *metrics.Metrics
 }

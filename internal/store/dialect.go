@@ -21,6 +21,8 @@ type dialect struct {
 	// timeArg turns a time into a query argument; timeDest into a scan target.
 	timeArg  func(time.Time) any
 	postgres bool
+	// readTx are the options of a read that must see one snapshot.
+	readTx *sql.TxOptions
 }
 
 // sqliteTime is how SQLite stores times: UTC, fixed width, so that text
@@ -52,6 +54,7 @@ var postgresDialect = &dialect{
 	},
 	timeArg:  func(t time.Time) any { return t.UTC() },
 	postgres: true,
+	readTx:   &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
 }
 
 // sqlitePragmas are set on every connection, in this order.

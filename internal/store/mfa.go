@@ -15,11 +15,6 @@ import (
 // The staff sign-in service's second factors (TOTP MFA) and their
 // challenges.
 
-// queryer is a *sql.DB or a *sql.Tx.
-type queryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
 const factorColumns = `id, user_id, friendly_name, factor_type, status, secret, last_used_step, created_at, updated_at, last_challenged_at`
 
 // userFactors returns the user's factors, oldest first.

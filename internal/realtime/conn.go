@@ -1,0 +1,258 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"studio/internal/auth"
+)
+
+// conn is one websocket: the channels joined on it, and a queue of
+// messages for one writer.
+type conn struct {
+	s   *Service
+	ws  *websocket.Conn
+	vsn string
+	out chan []byte
+
+	mu       sync.Mutex
+	channels map[string]*channel // by topic
+}
+
+// channel is a joined channel: its join reference, the token it was
+// joined (or last updated) with, and its bindings.
+type channel struct {
+	topic    string
+	joinRef  *string
+	token    string
+	staff    auth.Staff
+	bindings []*binding
+}
+
+// serve runs the connection until the client goes, is idle too long, is
+// too slow, or the server closes it.
+func (c *conn) serve(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go c.writeLoop(ctx, cancel)
+	go c.checkSessions(ctx)
+	for {
+		readCtx, stop := context.WithTimeout(ctx, idleTimeout)
+		typ, data, err := c.ws.Read(readCtx)
+		stop()
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				_ = c.ws.Close(websocket.StatusPolicyViolation, "no heartbeat")
+			}
+			c.ws.CloseNow()
+			return
+		}
+		m, err := decode(c.vsn, data)
+		if typ != websocket.MessageText || err != nil {
+			_ = c.ws.Close(websocket.StatusUnsupportedData, "want Phoenix channel messages as JSON text")
+			return
+		}
+		c.handle(ctx, m)
+	}
+}
+
+// writeLoop writes the queued messages in order.
+func (c *conn) writeLoop(ctx context.Context, cancel context.CancelFunc) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case b := <-c.out:
+			wctx, stop := context.WithTimeout(ctx, writeTimeout)
+			err := c.ws.Write(wctx, websocket.MessageText, b)
+			stop()
+			if err != nil {
+				cancel()
+				c.ws.CloseNow()
+				return
+			}
+		}
+	}
+}
+
+// send queues m; a client that lets sendQueue messages pile up is
+// disconnected rather than let it hold the others back.
+func (c *conn) send(m message) {
+	select {
+	case c.out <- encode(c.vsn, m):
+	default:
+		c.s.cfg.Logger.Warn("realtime: client too slow, disconnected")
+		c.ws.CloseNow() // the caller may be the dispatcher: do not wait for the client
+	}
+}
+
+// push sends an event of the server on a joined channel.
+func (c *conn) push(ch *channel, event string, payload json.RawMessage) {
+	c.send(message{JoinRef: ch.joinRef, Topic: ch.topic, Event: event, Payload: payload})
+}
+
+// reply answers the push m.
+func (c *conn) reply(m message, status string, response any) {
+	c.send(message{JoinRef: m.JoinRef, Ref: m.Ref, Topic: m.Topic, Event: eventReply,
+		Payload: mustJSON(reply{Status: status, Response: response})})
+}
+
+func (c *conn) handle(ctx context.Context, m message) {
+	switch {
+	case m.Topic == topicPhoenix && m.Event == eventHeartbeat:
+		c.reply(m, "ok", struct{}{})
+	case m.Event == eventJoin:
+		c.join(ctx, m)
+	case m.Event == eventAccessToken:
+		c.updateToken(ctx, m)
+	case m.Event == eventLeave:
+		c.mu.Lock()
+		delete(c.channels, m.Topic)
+		c.mu.Unlock()
+		c.reply(m, "ok", struct{}{})
+	default:
+		c.reply(m, "error", reason{"Only postgres_changes is offered: broadcast and presence are not"})
+	}
+}
+
+// join handles phx_join: the token must be a staff member's, at the
+// assurance level they need, and every postgres_changes binding valid.
+func (c *conn) join(ctx context.Context, m message) {
+	if !strings.HasPrefix(m.Topic, "realtime:") {
+		c.reply(m, "error", reason{"Topics are realtime:<name>"})
+		return
+	}
+	p, err := decodeJoin(m.Payload)
+	if err != nil {
+		c.reply(m, "error", reason{err.Error()})
+		return
+	}
+	if p.AccessToken == "" {
+		c.reply(m, "error", reason{"Sign in first: join with a staff access token (access_token)"})
+		return
+	}
+	staff, ae := c.s.authorize(ctx, p.AccessToken)
+	if ae != nil {
+		c.reply(m, "error", reason{refusal(ae)})
+		return
+	}
+	ch := &channel{topic: m.Topic, joinRef: m.JoinRef, token: p.AccessToken, staff: staff}
+	accepted := []changeFilter{}
+	for _, f := range p.Config.PostgresChanges {
+		b, err := parseBinding(f)
+		if err != nil {
+			c.reply(m, "error", reason{"Unable to subscribe to changes with given parameters: " + err.Error()})
+			return
+		}
+		ch.bindings = append(ch.bindings, b)
+		accepted = append(accepted, b.changeFilter)
+	}
+	c.mu.Lock()
+	c.channels[m.Topic] = ch
+	c.mu.Unlock()
+	c.reply(m, "ok", struct {
+		PostgresChanges []changeFilter `json:"postgres_changes"`
+	}{accepted})
+	if len(ch.bindings) > 0 {
+		c.push(ch, eventSystem, mustJSON(systemMessage{Channel: strings.TrimPrefix(m.Topic, "realtime:"),
+			Extension: "postgres_changes", Message: "Subscribed to PostgreSQL", Status: "ok"}))
+	}
+}
+
+// updateToken handles access_token: the channel goes on with the new
+// token if it is good, and is closed if not.
+func (c *conn) updateToken(ctx context.Context, m message) {
+	var p struct {
+		AccessToken string `json:"access_token"`
+	}
+	_ = json.Unmarshal(m.Payload, &p)
+	c.mu.Lock()
+	ch := c.channels[m.Topic]
+	c.mu.Unlock()
+	if ch == nil {
+		c.reply(m, "error", reason{"Join the channel first"})
+		return
+	}
+	staff, ae := c.s.authorize(ctx, p.AccessToken)
+	if ae != nil {
+		c.closeChannel(ch, refusal(ae))
+		return
+	}
+	c.mu.Lock()
+	ch.token, ch.staff = p.AccessToken, staff
+	c.mu.Unlock()
+	c.reply(m, "ok", struct{}{})
+}
+
+// checkSessions checks every joined channel's token again, every
+// SessionCheck: a session signed out elsewhere (or a token expired and not
+// replaced) closes the channel, and the socket when none is left.
+func (c *conn) checkSessions(ctx context.Context) {
+	tick := time.NewTicker(c.s.cfg.SessionCheck)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		c.mu.Lock()
+		joined := make([]*channel, 0, len(c.channels))
+		for _, ch := range c.channels {
+			joined = append(joined, ch)
+		}
+		c.mu.Unlock()
+		ended := 0
+		for _, ch := range joined {
+			c.mu.Lock()
+			token := ch.token
+			c.mu.Unlock()
+			if _, ae := c.s.authorize(ctx, token); ae != nil && ae.Status < 500 {
+				c.closeChannel(ch, refusal(ae))
+				ended++
+			}
+		}
+		c.mu.Lock()
+		empty := len(c.channels) == 0
+		c.mu.Unlock()
+		if ended > 0 && empty {
+			// Let the closing messages go first.
+			time.Sleep(100 * time.Millisecond)
+			_ = c.ws.Close(websocket.StatusPolicyViolation, "session ended")
+			return
+		}
+	}
+}
+
+// closeChannel tells the client why the channel ends (a system error) and
+// closes it.
+func (c *conn) closeChannel(ch *channel, why string) {
+	c.mu.Lock()
+	if c.channels[ch.topic] == ch {
+		delete(c.channels, ch.topic)
+	}
+	c.mu.Unlock()
+	c.push(ch, eventSystem, mustJSON(systemMessage{Channel: strings.TrimPrefix(ch.topic, "realtime:"),
+		Extension: "system", Message: why, Status: "error"}))
+	c.push(ch, eventClose, mustJSON(struct{}{}))
+}
+
+// refusal is the reason a token is refused, as a person reads it.
+func refusal(ae *auth.AuthError) string {
+	switch ae.Code {
+	case "insufficient_aal":
+		return "Verify your second factor (TOTP) first: " + ae.Message
+	case "session_not_found", "user_not_found":
+		return "Your session has ended: sign in again"
+	}
+	if ae.Status >= 500 {
+		return "Could not check the session; try again"
+	}
+	return "Invalid access token: " + ae.Message
+}

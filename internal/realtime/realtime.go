@@ -1,0 +1,272 @@
+// Package realtime is the /realtime/v1 service: the Phoenix-channel
+// protocol of @supabase/realtime-js over a websocket, with postgres_changes
+// for INSERT and UPDATE on the exposed tables of package rest. A channel is
+// joined with a staff access token (package auth), checked again on every
+// access_token push and every Config.SessionCheck; a session that ended
+// closes its channels. Changes come from the store's bus (package
+// changes), which names the row; the row is read once, in rest/v1's shape,
+// and sent to every channel that wants it.
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"studio/internal/auth"
+	"studio/internal/changes"
+	"studio/internal/rest"
+)
+
+// Prefix is where the service is mounted.
+const Prefix = "/realtime/v1"
+
+// Reader reads rows of the exposed tables (store.DB).
+type Reader interface {
+	Select(ctx context.Context, q *rest.Query) (rest.Result, error)
+}
+
+// Config configures the service.
+type Config struct {
+	// AllowedOrigins may open the websocket from other sites; the site's
+	// own origin always may.
+	AllowedOrigins []string
+	// SessionCheck is how often each joined channel's session is checked
+	// again; 10 s when zero.
+	SessionCheck time.Duration
+	Logger       *slog.Logger
+}
+
+// Limits of the service.
+const (
+	// idleTimeout closes a connection that sent nothing, not even a
+	// heartbeat (realtime-js sends one every 25 s).
+	idleTimeout = 60 * time.Second
+	// sendQueue is how many messages may wait for a slow client before it
+	// is disconnected.
+	sendQueue    = 256
+	writeTimeout = 10 * time.Second
+	readLimit    = 64 << 10
+	storeTimeout = 5 * time.Second
+)
+
+// Service is the /realtime/v1 handler. Run must be running for changes to
+// be sent.
+type Service struct {
+	store  Reader
+	auth   rest.Authorizer
+	bus    *changes.Bus
+	cfg    Config
+	origin []string // host patterns for the websocket's origin check
+
+	mu    sync.Mutex
+	conns map[*conn]struct{}
+}
+
+// New returns the service; st reads rows, bus carries the changes, a
+// checks tokens.
+func New(st Reader, bus *changes.Bus, a rest.Authorizer, cfg Config) *Service {
+	if cfg.SessionCheck <= 0 {
+		cfg.SessionCheck = 10 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Service{store: st, auth: a, bus: bus, cfg: cfg, conns: map[*conn]struct{}{}}
+	for _, o := range cfg.AllowedOrigins {
+		if u, err := url.Parse(o); err == nil && u.Host != "" {
+			s.origin = append(s.origin, u.Host)
+		}
+	}
+	return s
+}
+
+// ServeHTTP serves GET /realtime/v1/websocket: the websocket.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != Prefix+"/websocket" {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"message":"Not found: the websocket is at /realtime/v1/websocket"}` + "\n"))
+		return
+	}
+	vsn := r.URL.Query().Get("vsn")
+	if vsn != vsn2 {
+		vsn = vsn1
+	}
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.origin})
+	if err != nil {
+		return // Accept has answered
+	}
+	ws.SetReadLimit(readLimit)
+	c := &conn{s: s, ws: ws, vsn: vsn, out: make(chan []byte, sendQueue), channels: map[string]*channel{}}
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+	}()
+	c.serve(r.Context())
+}
+
+// Run sends the store's changes to the channels that want them until ctx
+// ends, then closes every connection.
+func (s *Service) Run(ctx context.Context) {
+	sub := s.bus.Subscribe(1024)
+	defer sub.Close()
+	dropped := 0
+	for {
+		select {
+		case <-ctx.Done():
+			s.closeAll()
+			return
+		case ch := <-sub.C:
+			s.dispatch(ctx, ch)
+			if d := sub.Dropped(); d > dropped {
+				s.cfg.Logger.Warn("realtime: changes missed (too many at once)", "missed", d-dropped)
+				dropped = d
+			}
+		}
+	}
+}
+
+// closeAll closes every connection, all at once, waiting at most a second
+// for the clients' closing handshakes.
+func (s *Service) closeAll() {
+	s.mu.Lock()
+	var wg sync.WaitGroup
+	for c := range s.conns {
+		wg.Go(func() { _ = c.ws.Close(websocket.StatusGoingAway, "server shutting down") })
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
+}
+
+// target is one channel that wants a change, and the ids of its bindings
+// that do.
+type target struct {
+	c       *conn
+	ch      *channel
+	binding []*binding
+}
+
+// dispatch reads the changed row once and sends it to every channel with
+// a binding that wants it (and whose filter, if any, the row matches).
+func (s *Service) dispatch(ctx context.Context, change changes.Change) {
+	t, ok := rest.TableStored(change.Table)
+	if !ok {
+		return
+	}
+	targets := s.targets(t, change.Type)
+	if len(targets) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	key := keyCond(t, change.Key)
+	res, err := s.store.Select(ctx, &rest.Query{Table: t, Select: t.Columns, Where: key, Limit: 1})
+	if err != nil {
+		s.cfg.Logger.Error("realtime: read changed row", "table", t.Name, "err", err)
+		return
+	}
+	if len(res.Rows) == 0 {
+		return // gone since
+	}
+	data := changeData(t, change, res.Rows[0])
+	matches := map[*rest.Cond]bool{}
+	for _, tg := range targets {
+		var ids []int64
+		for _, b := range tg.binding {
+			where := b.where[t]
+			if where != nil {
+				m, seen := matches[where]
+				if !seen {
+					m = s.matches(ctx, t, key, where)
+					matches[where] = m
+				}
+				if !m {
+					continue
+				}
+			}
+			ids = append(ids, b.ID)
+		}
+		if len(ids) > 0 {
+			tg.c.push(tg.ch, eventChanges, mustJSON(struct {
+				IDs  []int64         `json:"ids"`
+				Data json.RawMessage `json:"data"`
+			}{ids, data}))
+		}
+	}
+}
+
+// targets are the channels with bindings that want changes of type typ
+// to t.
+func (s *Service) targets(t *rest.Table, typ string) []target {
+	s.mu.Lock()
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	var out []target
+	for _, c := range conns {
+		c.mu.Lock()
+		for _, ch := range c.channels {
+			var bs []*binding
+			for _, b := range ch.bindings {
+				if b.wants(t, typ) {
+					bs = append(bs, b)
+				}
+			}
+			if len(bs) > 0 {
+				out = append(out, target{c: c, ch: ch, binding: bs})
+			}
+		}
+		c.mu.Unlock()
+	}
+	return out
+}
+
+// matches reports whether the row of key matches where.
+func (s *Service) matches(ctx context.Context, t *rest.Table, key, where *rest.Cond) bool {
+	res, err := s.store.Select(ctx, &rest.Query{Table: t, Select: t.Columns[:1], Limit: 1,
+		Where: &rest.Cond{Op: rest.OpAnd, Conds: []*rest.Cond{key, where}}})
+	if err != nil {
+		s.cfg.Logger.Error("realtime: match filter", "table", t.Name, "err", err)
+		return false
+	}
+	return len(res.Rows) == 1
+}
+
+// keyCond selects the row whose key is values.
+func keyCond(t *rest.Table, values []string) *rest.Cond {
+	and := &rest.Cond{Op: rest.OpAnd}
+	for i, name := range t.Key {
+		col, _ := t.Column(name)
+		v := ""
+		if i < len(values) {
+			v = values[i]
+		}
+		and.Conds = append(and.Conds, &rest.Cond{Op: rest.OpEq, Column: col, Value: v})
+	}
+	return and
+}
+
+// authorize checks a token for a channel.
+func (s *Service) authorize(ctx context.Context, token string) (auth.Staff, *auth.AuthError) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	return s.auth.Authorize(ctx, token)
+}

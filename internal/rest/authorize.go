@@ -1,0 +1,46 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"studio/internal/auth"
+)
+
+// authorize checks the request's staff access token. No token, or the
+// public anon key in its place (supabase-js sends the key as the bearer
+// when no one is signed in), is anonymous access, which reads nothing.
+func (s *Service) authorize(r *http.Request) (auth.Staff, *Error) {
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	token = strings.TrimSpace(token)
+	if !ok || token == "" || token == r.Header.Get("apikey") {
+		return auth.Staff{}, &Error{Status: http.StatusUnauthorized, Code: codeAnonymous,
+			Message: "Anonymous access is disabled", Hint: "Sign in as staff and send the access token as Authorization: Bearer"}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	staff, ae := s.auth.Authorize(ctx, token)
+	if ae != nil {
+		return staff, authError(ae)
+	}
+	return staff, nil
+}
+
+// authError maps auth's refusal to PostgREST's answer: a token that does
+// not verify is PGRST301, one whose session or user is gone PGRST303 (both
+// 401: sign in again); a session below the assurance level it needs is 403
+// (verify the second factor).
+func authError(ae *auth.AuthError) *Error {
+	switch ae.Code {
+	case "insufficient_aal":
+		return &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: ae.Message,
+			Hint: "Verify a TOTP factor: this session must be at aal2"}
+	case "session_not_found", "user_not_found":
+		return &Error{Status: http.StatusUnauthorized, Code: codeJWTClaims, Message: ae.Message, Hint: "Sign in again"}
+	}
+	if ae.Status >= 500 {
+		return &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: "Could not check the session", Hint: "Try again in a moment"}
+	}
+	return &Error{Status: http.StatusUnauthorized, Code: codeJWT, Message: ae.Message, Hint: "Sign in again"}
+}

@@ -1,0 +1,166 @@
+// Package rest is the /rest/v1 service: the subset of PostgREST's contract
+// that @supabase/supabase-js's from(…) sends for the staff console, over
+// the exposed tables of tables.go. Requests are parsed into a Query whose
+// identifiers all come from those tables and whose values are typed; the
+// Store (package store, both engines) turns it into SQL with parameters.
+// Every request needs a staff access token (package auth).
+package rest
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"studio/internal/auth"
+)
+
+// Prefix is where the service is mounted.
+const Prefix = "/rest/v1"
+
+// Limits of the service.
+const (
+	maxBodyBytes = 64 << 10 // a PATCH body is a few fields
+	storeTimeout = 15 * time.Second
+)
+
+// Store runs queries on the exposed tables.
+type Store interface {
+	// Select returns the rows of q (and their total, with q.Count).
+	Select(ctx context.Context, q *Query) (Result, error)
+	// Update sets the columns of set on every row of q.Where, in one
+	// transaction, and returns those rows after the update (q.Select
+	// columns, in key order). It publishes a change for each.
+	Update(ctx context.Context, q *Query, set []Assignment) ([]Row, error)
+}
+
+// Authorizer checks staff access tokens (auth.Service).
+type Authorizer interface {
+	Authorize(ctx context.Context, token string) (auth.Staff, *auth.AuthError)
+}
+
+// Config configures the service.
+type Config struct {
+	AllowedOrigins []string // may call the service from other sites (CORS)
+	// Unavailable is the error a Store wraps when the database cannot be
+	// reached (store.ErrUnavailable): answered 503, not 500.
+	Unavailable error
+	Logger      *slog.Logger
+}
+
+// Service is the /rest/v1 handler. It is safe for concurrent use.
+type Service struct {
+	store Store
+	auth  Authorizer
+	cfg   Config
+}
+
+// New returns the service reading st and checking tokens with a.
+func New(st Store, a Authorizer, cfg Config) *Service {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{store: st, auth: a, cfg: cfg}
+}
+
+// The CORS headers: those the official client sends, and those it reads.
+const (
+	corsAllowHeaders  = "authorization, apikey, x-client-info, x-supabase-api-version, content-type, accept, accept-profile, content-profile, prefer, range, range-unit, x-retry-count"
+	corsExposeHeaders = "content-range, range-unit, preference-applied"
+)
+
+// ServeHTTP serves a request to a path under Prefix: /rest/v1/{table}.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	origin := r.Header.Get("Origin")
+	allowed := origin != "" && slices.Contains(s.cfg.AllowedOrigins, origin)
+	if allowed {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
+	}
+	if r.Method == http.MethodOptions {
+		s.handlePreflight(w, allowed)
+		return
+	}
+	staff, err := s.authorize(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	name := strings.TrimPrefix(r.URL.Path, Prefix+"/")
+	t, ok := TableNamed(name)
+	switch {
+	case strings.HasPrefix(name, "rpc/"):
+		writeError(w, &Error{Status: http.StatusNotFound, Code: "PGRST202",
+			Message: "Could not find the function public." + strings.TrimPrefix(name, "rpc/") + " in the schema cache",
+			Hint:    "No functions are exposed"})
+		return
+	case !ok:
+		writeError(w, errUnknownTable(name))
+		return
+	}
+	if p := profile(r); p != "" && p != "public" {
+		writeError(w, &Error{Status: http.StatusNotAcceptable, Code: codeSchema,
+			Message: "Invalid schema: " + p, Hint: "Only the following schemas are exposed: public"})
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		s.handleRead(w, r, t)
+	case http.MethodPatch:
+		s.handlePatch(w, r, t, staff)
+	default:
+		w.Header().Set("Allow", "GET, HEAD, PATCH, OPTIONS")
+		writeError(w, &Error{Status: http.StatusMethodNotAllowed, Code: codeMethod,
+			Message: "Unsupported HTTP method: " + r.Method, Hint: "The console reads with GET and HEAD and updates with PATCH"})
+	}
+}
+
+func errUnknownTable(name string) *Error {
+	names := make([]string, len(Tables))
+	for i, t := range Tables {
+		names[i] = t.Name
+	}
+	return &Error{Status: http.StatusNotFound, Code: codeUnknownTable,
+		Message: "Could not find the table 'public." + name + "' in the schema cache",
+		Hint:    "The exposed tables are " + strings.Join(names, ", ")}
+}
+
+// profile is the schema the request names (supabase-js sends public).
+func profile(r *http.Request) string {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return r.Header.Get("Accept-Profile")
+	}
+	return r.Header.Get("Content-Profile")
+}
+
+// handlePreflight answers OPTIONS: the CORS preflight. Only
+// --allowed-origins pass.
+func (s *Service) handlePreflight(w http.ResponseWriter, allowed bool) {
+	if !allowed {
+		writeError(w, &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: "Origin not allowed"})
+		return
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD, PATCH, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// storeFailed answers a store error: 503 when the store cannot be reached
+// (the client may try again), else a logged 500.
+func (s *Service) storeFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if (s.cfg.Unavailable != nil && errors.Is(err, s.cfg.Unavailable)) || errors.Is(err, context.DeadlineExceeded) {
+		s.cfg.Logger.Warn("rest: store unavailable", "path", r.URL.Path, "err", err)
+		writeError(w, &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
+			Message: "Could not reach the database", Hint: "Try again in a moment"})
+		return
+	}
+	s.cfg.Logger.Error("rest: store", "path", r.URL.Path, "err", err)
+	writeError(w, &Error{Status: http.StatusInternalServerError, Code: codeInternal, Message: "Unexpected failure, please try again"})
+}
