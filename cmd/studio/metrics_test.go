@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestMetrics: --metrics-addr serves the Prometheus text format on its own
@@ -58,13 +62,28 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 
-	resp, err := http.Get("http://" + addrs["metrics"] + "/metrics")
+	// A websocket open while the metrics are read.
+	ws, _, err := websocket.Dial(context.Background(), "ws://"+addrs["http"]+"/realtime/v1/websocket?vsn=2.0.0", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	text := string(body)
+	defer ws.CloseNow()
+
+	scrape := func() string {
+		resp, err := http.Get("http://" + addrs["metrics"] + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return string(body)
+	}
+	// The server counts the websocket just after its handshake: wait for it.
+	text := scrape()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(text, "studio_realtime_connections 1") && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		text = scrape()
+	}
 	for _, want := range []string{
 		`studio_http_requests_total{code="200",route="pages"} 1`,
 		`studio_http_requests_total{code="404",route="pages"} 2`,
@@ -78,6 +97,7 @@ func TestMetrics(t *testing.T) {
 		`studio_outbox_depth 0`,
 		`studio_auth_sign_ins_total{result="otp_expired"} 1`,
 		`studio_rate_limited_total{limit="auth/verify"} 1`,
+		`studio_realtime_connections 1`,
 		"go_goroutines ",
 	} {
 		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {

@@ -205,7 +205,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	}
 	authSvc := auth.New(db, authCfg)
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
-		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger})
+		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger, Connected: meters.RealtimeConnected})
 	liveCtx, stopLive := context.WithCancel(ctx)
 	liveDone := make(chan struct{})
 	go func() { defer close(liveDone); live.Run(liveCtx) }()

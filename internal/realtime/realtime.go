@@ -41,6 +41,9 @@ type Config struct {
 	// again; 10 s when zero.
 	SessionCheck time.Duration
 	Logger       *slog.Logger
+	// Connected, when set, is told +1 when a websocket opens and -1 when it
+	// closes (for the metrics).
+	Connected func(delta int)
 }
 
 // Limits of the service.
@@ -108,12 +111,20 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
+	s.connected(1)
 	defer func() {
 		s.mu.Lock()
 		delete(s.conns, c)
 		s.mu.Unlock()
+		s.connected(-1)
 	}()
 	c.serve(r.Context())
+}
+
+func (s *Service) connected(delta int) {
+	if s.cfg.Connected != nil {
+		s.cfg.Connected(delta)
+	}
 }
 
 // Run sends the store's changes to the channels that want them until ctx
