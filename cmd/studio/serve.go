@@ -207,9 +207,11 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
 		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger, Connected: meters.RealtimeConnected})
 	liveCtx, stopLive := context.WithCancel(ctx)
-	liveDone := make(chan struct{})
-	go func() { defer close(liveDone); live.Run(liveCtx) }()
-	defer func() { stopLive(); <-liveDone }()
+	liveDone := make(chan struct{}, 2)
+	go func() { defer func() { liveDone <- struct{}{} }(); live.Run(liveCtx) }()
+	// On PostgreSQL, the changes other servers commit reach this one's consoles.
+	go func() { defer func() { liveDone <- struct{}{} }(); db.FollowChanges(liveCtx, logger) }()
+	defer func() { stopLive(); <-liveDone; <-liveDone }()
 	h := server.New(server.Deps{
 		Site:    s,
 		Logger:  logger,

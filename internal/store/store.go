@@ -42,8 +42,9 @@ type Config struct {
 
 // DB is an open store. It is safe for concurrent use.
 type DB struct {
-	db *sql.DB
-	d  *dialect
+	db  *sql.DB
+	d   *dialect
+	dsn string
 
 	mu       sync.Mutex
 	migrated bool
@@ -53,16 +54,12 @@ type DB struct {
 	changes changes.Bus
 
 	lastBucketSweep time.Time // guarded by mu
+	following       bool      // FollowChanges listens; guarded by mu
 }
 
 // Changes is the feed of rows this store committed: inserted contact
 // messages, waitlist entries and subscribers, and updates made through it.
 func (s *DB) Changes() *changes.Bus { return &s.changes }
-
-// changed publishes a committed change of one row of table.
-func (s *DB) changed(table, typ string, key ...string) {
-	s.changes.Publish(changes.Change{Table: table, Type: typ, Key: key, At: time.Now()})
-}
 
 // SQLiteFile is the name of the database file in the data directory.
 const SQLiteFile = "studio.db"
@@ -88,7 +85,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, fmt.Errorf("open %s store: %w", d.name, err)
 	}
 	d.configure(db)
-	s := &DB{db: db, d: d}
+	s := &DB{db: db, d: d, dsn: dsn}
 	if err := s.ready(ctx); err != nil && !errors.Is(err, ErrUnavailable) {
 		db.Close()
 		return nil, err

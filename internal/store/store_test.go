@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"studio/internal/changes"
 	"studio/internal/contact"
 	"studio/internal/notify"
 	"studio/internal/ratelimit"
@@ -337,11 +339,53 @@ func TestUnreachablePostgres(t *testing.T) {
 	}
 }
 
+// follow runs db.FollowChanges until the test ends and waits until it
+// listens.
+func follow(t *testing.T, db *store.DB) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); db.FollowChanges(ctx, slog.New(slog.DiscardHandler)) }()
+	t.Cleanup(func() { cancel(); <-done })
+	for deadline := time.Now().Add(5 * time.Second); !db.Following(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("FollowChanges did not start listening")
+		}
+	}
+}
+
+// received reads n changes from sub (waiting up to 2 s for each), then
+// makes sure no more come.
+func received(t *testing.T, sub *changes.Subscription, n int) []string {
+	t.Helper()
+	var got []string
+	for range n {
+		select {
+		case c := <-sub.C:
+			got = append(got, c.Type+" "+c.Table+" "+strings.Join(c.Key, "|"))
+		case <-time.After(2 * time.Second):
+			t.Fatalf("received %v, then nothing", got)
+		}
+	}
+	select {
+	case c := <-sub.C:
+		t.Errorf("an extra change: %+v", c)
+	case <-time.After(100 * time.Millisecond):
+	}
+	return got
+}
+
 func testChanges(t *testing.T, engine storetest.Engine) {
-	db := engine.New(t)
+	cfg := engine.NewConfig(t)
+	db, other := storetest.MustOpen(t, cfg), storetest.MustOpen(t, cfg) // two servers on one store
+	follow(t, db)
+	if engine.Name != "sqlite" {
+		follow(t, other) // on SQLite there is one server: another process's changes are not followed
+	}
 	ctx := context.Background()
-	sub := db.Changes().Subscribe(10)
+	sub, otherSub := db.Changes().Subscribe(10), other.Changes().Subscribe(10)
 	defer sub.Close()
+	defer otherSub.Close()
 	if err := db.CreateContactMessage(ctx, message("m1", t0), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -356,14 +400,14 @@ func testChanges(t *testing.T, engine storetest.Engine) {
 			t.Fatal(err)
 		}
 	}
-	var got []string
-	for len(sub.C) > 0 {
-		c := <-sub.C
-		got = append(got, c.Type+" "+c.Table+" "+strings.Join(c.Key, "|"))
-	}
 	want := []string{"INSERT contact_messages m1", "INSERT waitlist_entries nova|a@example.com", "INSERT newsletter_subscribers b@example.com"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("changes (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, received(t, sub, len(want))); diff != "" {
+		t.Errorf("changes on the server that made them (-want +got):\n%s", diff)
+	}
+	if engine.Name != "sqlite" {
+		if diff := cmp.Diff(want, received(t, otherSub, len(want))); diff != "" {
+			t.Errorf("changes on the other server (-want +got):\n%s", diff)
+		}
 	}
 }
 
