@@ -12,7 +12,7 @@ import { LoadingState, ProblemState } from "./states";
 import { formatDateTime } from "./time";
 import { TotpEnrol } from "./totp-enrol";
 
-const card = "flex flex-col gap-4 rounded-xl border border-slate-200 p-5 sm:p-6 dark:border-slate-800";
+const card = "flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900/40";
 
 type Factors = { phase: "loading" } | { phase: "failed"; message: string } | { phase: "done"; totp: Factor[]; level: string | null };
 

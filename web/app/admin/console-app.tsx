@@ -12,7 +12,7 @@ import { AuthCard } from "./auth-card";
 import { consoleClient } from "./client";
 import { ConsoleContext, type Console } from "./console-context";
 import { openLiveFeed, type LiveFeed } from "./live";
-import type { Problem } from "./problem";
+import { classify, type Problem } from "./problem";
 import { ConsoleShell } from "./shell";
 import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
 import { LoadingState, ProblemState } from "./states";
@@ -76,13 +76,18 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
   const stageName = useRef(stage.name);
   stageName.current = stage.name;
 
+  /** Whether this tab has had a session: losing it, not by a sign-out here, means it ended. */
+  const hadSession = useRef(false);
+
   const evaluate = useCallback(
     async (session: Session | null) => {
       if (!session) {
-        setStage((s) => ({ name: "signed-out", notice: !leaving.current && s.name !== "starting" && s.name !== "signed-out" ? "expired" : s.name === "signed-out" ? s.notice : undefined }));
-        leaving.current = false;
+        const notice: SignInNotice | undefined = hadSession.current && !leaving.current ? "expired" : undefined;
+        hadSession.current = leaving.current = false;
+        setStage((s) => ({ name: "signed-out", notice: notice ?? (s.name === "signed-out" ? s.notice : undefined) }));
         return;
       }
+      hadSession.current = true;
       if (session.user.email) rememberEmail(session.user.email);
       const { data } = await client.auth.mfa.getAuthenticatorAssuranceLevel();
       if (data?.nextLevel === "aal2" && data.currentLevel !== "aal2") setStage({ name: "two-step" });
@@ -91,13 +96,45 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
     [client],
   );
 
+  /**
+   * checkSession asks the server whether the session still exists (it ends
+   * on a sign-out elsewhere, "studio staff remove", or a refresh token used
+   * twice); when it does not, the session is dropped here too, which sends
+   * this tab to sign-in with the address kept. A network failure changes
+   * nothing. It reports whether the session is alive.
+   */
+  const checkSession = useCallback(async () => {
+    const { error } = await client.auth.getUser();
+    if (!error) return true;
+    if (classify(error).kind !== "session") return true;
+    // getUser has already dropped a session the server says is gone; anything else is dropped here.
+    const { data } = await client.auth.getSession();
+    if (data.session) await client.auth.signOut({ scope: "local" });
+    return false;
+  }, [client]);
+
   useEffect(() => {
     // Other calls of the client must not run inside its callback (they would wait on its lock): hence the timeout.
-    const { data } = client.auth.onAuthStateChange((_event, session) => {
-      setTimeout(() => void evaluate(session), 0);
+    const { data } = client.auth.onAuthStateChange((event, session) => {
+      setTimeout(async () => {
+        // A session kept from an earlier visit may have ended meanwhile: ask before showing anything.
+        if (event === "INITIAL_SESSION" && session) {
+          hadSession.current = true; // kept from an earlier visit: losing it now means it ended
+          if (!(await checkSession())) return;
+        }
+        await evaluate(session);
+      }, 0);
     });
     return () => data.subscription.unsubscribe();
-  }, [client, evaluate]);
+  }, [client, evaluate, checkSession]);
+
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === "visible" && stageName.current === "ready") void checkSession();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [checkSession]);
 
   useEffect(() => {
     const token = linkToken(location.search);
@@ -119,19 +156,14 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
 
   const reportProblem = useCallback(
     (p: Problem) => {
-      if (p.kind === "session") {
-        // The token no longer speaks for a session (signed out elsewhere, removed, expired):
-        // getUser confirms it and clears the session, which sends this tab to sign-in.
-        void client.auth.getUser().then(async ({ error }) => {
-          if (error && stageName.current === "ready") await client.auth.signOut({ scope: "local" });
-        });
-      } else if (p.kind === "aal") {
+      if (p.kind === "session") void checkSession();
+      else if (p.kind === "aal") {
         void client.auth.mfa.listFactors().then(({ data }) => {
           setStage(data?.totp.some((f) => f.status === "verified") ? { name: "two-step" } : { name: "enrol" });
         });
       }
     },
-    [client],
+    [client, checkSession],
   );
 
   const session = stage.name === "ready" ? stage.session : undefined;

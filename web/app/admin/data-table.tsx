@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 
 export function DataTable({ caption, columns, rows }: { caption: string; columns: readonly string[]; rows: readonly { key: string; cells: readonly ReactNode[] }[] }) {
   return (
-    <div className="overflow-hidden rounded-xl border border-slate-200 dark:border-slate-800">
+    <div className="overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900/40">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="hidden bg-slate-50 text-slate-600 sm:table-header-group dark:bg-slate-900 dark:text-slate-400">

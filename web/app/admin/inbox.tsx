@@ -45,7 +45,7 @@ export function InboxScreen() {
       }
     >
       {(rows) => (
-        <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="message-list">
+        <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900/40" data-testid="message-list">
           {rows.map((m) => (
             <MessageRow key={m.id} m={m} back={search} />
           ))}

@@ -31,7 +31,7 @@ export function SearchBox({ label, placeholder, value, onSearch }: { label: stri
   return (
     <form
       role="search"
-      className="relative w-full sm:max-w-xs"
+      className="relative w-full sm:max-w-sm"
       onSubmit={(e) => {
         e.preventDefault();
         window.clearTimeout(timer.current);

@@ -20,13 +20,14 @@ export function LiveMark() {
     <span
       data-testid="live-status"
       data-status={status}
+      title={status === "off" ? listCopy.liveOffHint : undefined}
       className={cn(
         "inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium",
         live ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
       )}
     >
       <Radio aria-hidden="true" className="size-3.5" />
-      {live ? listCopy.live : listCopy.liveOff}
+      {live ? listCopy.live : status === "connecting" ? listCopy.connecting : listCopy.liveOff}
     </span>
   );
 }

@@ -67,7 +67,7 @@ function Message({ rows, heading }: { rows: ContactMessage[]; heading: React.Ref
     );
   }
   return (
-    <article className="flex flex-col gap-5 rounded-xl border border-slate-200 p-5 sm:p-6 dark:border-slate-800">
+    <article className="flex flex-col gap-5 rounded-xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900/40">
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 id="screen-title" ref={heading} tabIndex={-1} className="break-words text-2xl font-bold tracking-tight focus:outline-none">
@@ -80,7 +80,7 @@ function Message({ rows, heading }: { rows: ContactMessage[]; heading: React.Ref
         <MessageStatus m={m} />
       </header>
       <Actions m={m} onChanged={setM} />
-      <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]">
+      <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[max-content_1fr] sm:gap-y-3">
         <Field label={messageCopy.fields.email}>
           <a href={replyHref(m)} className="break-all text-brand-700 underline-offset-2 hover:underline dark:text-brand-300">
             {m.email}
@@ -109,7 +109,7 @@ function Message({ rows, heading }: { rows: ContactMessage[]; heading: React.Ref
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <>
-      <dt className="font-semibold text-slate-600 dark:text-slate-400">{label}</dt>
+      <dt className="mt-2 font-semibold text-slate-600 first:mt-0 sm:mt-0 dark:text-slate-400">{label}</dt>
       <dd className="min-w-0">{children}</dd>
     </>
   );

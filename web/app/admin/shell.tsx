@@ -60,13 +60,13 @@ export function ConsoleShell() {
         {consoleShell.skip}
       </a>
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
-        <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2 sm:px-6">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:flex-nowrap sm:px-6">
           <ConsoleLink href={`${CONSOLE_ROOT}/inbox`} className="flex shrink-0 items-center gap-2 rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-brand-600">
             <Logo className="size-7" />
-            <span className="hidden sm:inline">{consoleShell.name}</span>
+            <span>{consoleShell.name}</span>
           </ConsoleLink>
-          <nav aria-label={consoleShell.navLabel} className="min-w-0 flex-1 overflow-x-auto">
-            <ul className="flex items-center gap-1">
+          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-full min-w-0 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto sm:flex-1">
+            <ul className="flex items-center justify-between gap-1 sm:justify-start">
               {consoleNav.map((item) => {
                 const current = navScreen(route) === item.screen;
                 return (
@@ -92,11 +92,13 @@ export function ConsoleShell() {
               })}
             </ul>
           </nav>
-          <a href="/" className="hidden items-center gap-1 rounded-md px-2 py-2 text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 md:flex dark:text-slate-400 dark:hover:text-white">
+          <a href="/" className="ml-auto hidden items-center gap-1 rounded-md px-2 py-2 text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 md:flex dark:text-slate-400 dark:hover:text-white">
             {consoleShell.backToSite}
             <ExternalLink aria-hidden="true" className="size-3.5" />
           </a>
-          <ThemeToggle />
+          <span className="ml-auto md:ml-0">
+            <ThemeToggle />
+          </span>
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">

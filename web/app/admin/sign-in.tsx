@@ -61,13 +61,16 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
       options: { shouldCreateUser: false, emailRedirectTo: location.origin + CONSOLE_ROOT },
     });
     setBusy(false);
-    if (err) {
+    // One mail per address a minute: after a 429 the code mailed just before still works.
+    const recentlySent = err?.status === 429;
+    if (err && !recentlySent) {
       setError(authErrorText(err, err.message));
       return;
     }
     rememberEmail(address);
     setEmail(address);
-    setInfo(step === "code" ? signInCopy.resent : undefined);
+    setError(undefined);
+    setInfo(recentlySent ? signInCopy.recentlySent : step === "code" ? signInCopy.resent : undefined);
     setStep("code");
   };
 
@@ -100,7 +103,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
               id="sign-in-email"
               type="email"
               name="email"
-              autoComplete="username email"
+              autoComplete="email"
               required
               autoFocus
               value={email}

@@ -45,7 +45,7 @@ export function WaitlistScreen() {
         <section aria-label={waitlistCopy.countsLabel}>
           <ul className="grid gap-3 sm:grid-cols-2">
             {waitlistProducts.map((p, i) => (
-              <li key={p.id} className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+              <li key={p.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900/40">
                 <p className="text-sm font-medium text-slate-600 dark:text-slate-400">{p.name}</p>
                 <p className={cn("mt-1 text-2xl font-bold", counts.phase !== "done" && "text-slate-400")} data-testid={`waitlist-count-${p.id}`}>
                   {counts.phase === "done" ? waitlistCopy.people(counts.data[i] ?? 0) : "–"}

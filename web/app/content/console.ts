@@ -50,6 +50,7 @@ export const signInCopy = {
   otherAddress: "Use another address",
   resend: "Send a new code",
   resent: "A new code is on its way.",
+  recentlySent: "A code was mailed to this address less than a minute ago: use that one, or wait a minute and send a new one.",
   linkSigningIn: "Signing you in with the link from your mail…",
   expired: "Your session has ended. Sign in again to go on.",
   errors: {
@@ -190,7 +191,9 @@ export const listCopy = {
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
   range: (from: number, to: number, total: number) => (total === 0 ? "0 results" : `${from}–${to} of ${total}`),
   live: "Live",
-  liveOff: "Not live: reload to see new entries",
+  connecting: "Connecting…",
+  liveOff: "Not live",
+  liveOffHint: "New entries show after a reload.",
 } as const;
 
 export const problemCopy = {
