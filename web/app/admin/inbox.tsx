@@ -3,8 +3,6 @@ import { useCallback } from "react";
 import { inboxCopy, type InboxFilter } from "~/content/console";
 import { cn } from "~/lib/cn";
 import { useConsole } from "./console-context";
-import { csvFileName } from "./csv";
-import { ExportButton, FilterButtons, SearchBox } from "./list-controls";
 import { ListScreen } from "./list-screen";
 import { useLiveChanges } from "./live";
 import { inboxCsv, inboxPage } from "./queries";
@@ -18,7 +16,8 @@ import { useRequest } from "./use-request";
 
 export function InboxScreen() {
   const { client } = useConsole();
-  const { params, setQuery, setFilter, setPage } = useListParams<InboxFilter>(INBOX_FILTERS);
+  const list = useListParams<InboxFilter>(INBOX_FILTERS);
+  const { params } = list;
   const request = useRequest(JSON.stringify(params), () => inboxPage(client, params));
   const { reload } = request;
   useLiveChanges("contact_messages", useCallback(() => reload(), [reload]));
@@ -28,21 +27,11 @@ export function InboxScreen() {
     <ListScreen
       title={inboxCopy.title}
       request={request}
-      page={params.page}
-      onPage={setPage}
+      list={list}
       empty={empty}
-      exportButton={<ExportButton request={() => inboxCsv(client, params)} fileName={() => csvFileName("contact-messages", params, new Date())} />}
-      controls={
-        <>
-          <SearchBox label={inboxCopy.searchLabel} placeholder={inboxCopy.searchPlaceholder} value={params.q} onSearch={setQuery} />
-          <FilterButtons
-            label={inboxCopy.filterLabel}
-            value={params.filter}
-            onChange={setFilter}
-            options={INBOX_FILTERS.map((f) => ({ value: f, label: inboxCopy.filters[f] }))}
-          />
-        </>
-      }
+      search={{ label: inboxCopy.searchLabel, placeholder: inboxCopy.searchPlaceholder }}
+      filter={{ label: inboxCopy.filterLabel, options: INBOX_FILTERS.map((f) => ({ value: f, label: inboxCopy.filters[f] })) }}
+      csv={{ name: "contact-messages", request: () => inboxCsv(client, params) }}
     >
       {(rows) => (
         <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900/40" data-testid="message-list">

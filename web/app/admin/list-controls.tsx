@@ -6,9 +6,8 @@ import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
 import { cn } from "~/lib/cn";
 import { pageCount, shownRange } from "./paging";
-import { problemText } from "./states";
+import { useFailedAction } from "./states";
 import { run, type Answer } from "./use-request";
-import { useConsole } from "./console-context";
 import { saveText } from "./csv";
 
 /** The search debounce of the specification (section 9). */
@@ -104,16 +103,14 @@ export function Pager({ page, rows, total, onPage }: { page: number; rows: numbe
 
 /** ExportButton fetches the list's CSV (every row of the current filter) and saves it under fileName. */
 export function ExportButton({ request, fileName }: { request: () => PromiseLike<Answer<string>>; fileName: () => string }) {
-  const { reportProblem } = useConsole();
+  const failed = useFailedAction();
   const [busy, setBusy] = useState(false);
   const exportCsv = async () => {
     setBusy(true);
     const r = await run(request());
     setBusy(false);
     if (!r.ok) {
-      reportProblem(r.problem);
-      const { title, text } = problemText(r.problem);
-      toast({ title, description: text, variant: "destructive" });
+      failed(r.problem);
       return;
     }
     const name = fileName();

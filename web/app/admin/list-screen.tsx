@@ -7,11 +7,13 @@ import { useEffect, type ReactNode } from "react";
 import { Radio } from "lucide-react";
 import { listCopy } from "~/content/console";
 import { cn } from "~/lib/cn";
-import { Pager } from "./list-controls";
+import { csvFileName } from "./csv";
+import { ExportButton, FilterButtons, Pager, SearchBox } from "./list-controls";
 import { useLiveStatus } from "./live";
 import { clampPage } from "./paging";
 import { EmptyState, LoadingState, ProblemState } from "./states";
-import type { RequestState } from "./use-request";
+import type { ListParamsState } from "./use-list-params";
+import type { Answer, RequestState } from "./use-request";
 
 export function LiveMark() {
   const status = useLiveStatus();
@@ -32,20 +34,24 @@ export function LiveMark() {
   );
 }
 
-type Props<T> = {
+type Props<T, F extends string> = {
   title: string;
   /** Shown above the list: counts per product on the waitlist. */
   summary?: ReactNode;
-  controls: ReactNode;
-  exportButton: ReactNode;
+  /** The list's search, filter and page in the URL, and their setters. */
+  list: ListParamsState<F>;
+  search: { label: string; placeholder: string };
+  filter?: { label: string; options: readonly { value: F; label: string }[] };
+  /** The CSV export of what the list shows: its file's name starts with name. */
+  csv: { name: string; request: () => PromiseLike<Answer<string>> };
   request: RequestState<T[]> & { reload: () => void };
-  page: number;
-  onPage: (page: number, replace?: boolean) => void;
   empty: { title: string; text: string };
   children: (rows: T[]) => ReactNode;
 };
 
-export function ListScreen<T>({ title, summary, controls, exportButton, request, page, onPage, empty, children }: Props<T>) {
+export function ListScreen<T, F extends string>({ title, summary, list, search, filter, csv, request, empty, children }: Props<T, F>) {
+  const { params, setQuery, setFilter, setPage: onPage } = list;
+  const { page } = params;
   const shown = request.phase === "done" ? request : request.phase === "loading" ? request.last : undefined;
   const rows = shown?.data ?? [];
   const total = shown?.count ?? rows.length;
@@ -62,10 +68,13 @@ export function ListScreen<T>({ title, summary, controls, exportButton, request,
           </h1>
           <LiveMark />
         </div>
-        {exportButton}
+        <ExportButton request={csv.request} fileName={() => csvFileName(csv.name, params, new Date())} />
       </div>
       {summary}
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">{controls}</div>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <SearchBox label={search.label} placeholder={search.placeholder} value={params.q} onSearch={setQuery} />
+        {filter && <FilterButtons label={filter.label} options={filter.options} value={params.filter} onChange={setFilter} />}
+      </div>
       <div aria-busy={request.phase === "loading"}>
         {request.phase === "failed" ? (
           <ProblemState problem={request.problem} onRetry={request.reload} />

@@ -10,7 +10,7 @@ import { MessageStatus } from "./message-status";
 import { handledChange, messageById, updateMessage, type MessageChange } from "./queries";
 import { CONSOLE_ROOT } from "./route";
 import { ConsoleLink, useLocation } from "./router";
-import { EmptyState, LoadingState, ProblemState, problemText } from "./states";
+import { EmptyState, LoadingState, ProblemState, useFailedAction } from "./states";
 import type { ContactMessage } from "./tables";
 import { formatDateTime } from "./time";
 import { run, useRequest } from "./use-request";
@@ -122,16 +122,15 @@ function None() {
 type Action = keyof typeof messageCopy.done;
 
 function Actions({ m, onChanged }: { m: ContactMessage; onChanged: (m: ContactMessage) => void }) {
-  const { client, session, reportProblem } = useConsole();
+  const { client, session } = useConsole();
+  const failed = useFailedAction();
   const [busy, setBusy] = useState<Action | null>(null);
   const change = async (action: Action, c: MessageChange) => {
     setBusy(action);
     const r = await run(updateMessage(client, m.id, c));
     setBusy(null);
     if (!r.ok) {
-      reportProblem(r.problem);
-      const { title, text } = problemText(r.problem);
-      toast({ title, description: text, variant: "destructive" });
+      failed(r.problem);
       return;
     }
     if (r.data[0]) onChanged(r.data[0]);

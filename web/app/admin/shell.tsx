@@ -75,7 +75,7 @@ export function ConsoleShell() {
                       href={item.path}
                       aria-current={current ? "page" : undefined}
                       className={cn(
-                        "flex items-center gap-1.5 whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 sm:px-3",
+                        "flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 sm:px-3",
                         current ? "bg-brand-50 text-brand-800 dark:bg-brand-900/40 dark:text-brand-100" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
                       )}
                     >

@@ -1,8 +1,10 @@
 /** The states every screen shows around its data: loading, empty, and a problem with a way to try again. */
-import type { ReactNode } from "react";
+import { useCallback, type ReactNode } from "react";
 import { AlertTriangle, Inbox, Loader2 } from "lucide-react";
 import { listCopy, problemCopy } from "~/content/console";
 import { buttonClass } from "~/components/ui/button";
+import { toast } from "~/components/ui/toast";
+import { useConsole } from "./console-context";
 import type { Problem } from "./problem";
 
 export function LoadingState({ label = listCopy.loading }: { label?: string }) {
@@ -49,5 +51,18 @@ export function ProblemState({ problem, onRetry }: { problem: Problem; onRetry: 
         {listCopy.retry}
       </button>
     </div>
+  );
+}
+
+/** useFailedAction is what an action (an export, a change to a message) does when it fails: the sign-in flow hears of it, the person reads it in a toast. */
+export function useFailedAction(): (p: Problem) => void {
+  const { reportProblem } = useConsole();
+  return useCallback(
+    (p: Problem) => {
+      reportProblem(p);
+      const { title, text } = problemText(p);
+      toast({ title, description: text, variant: "destructive" });
+    },
+    [reportProblem],
   );
 }

@@ -2,9 +2,7 @@
 import { useCallback } from "react";
 import { subscribersCopy } from "~/content/console";
 import { useConsole } from "./console-context";
-import { csvFileName } from "./csv";
 import { DataTable } from "./data-table";
-import { ExportButton, SearchBox } from "./list-controls";
 import { ListScreen } from "./list-screen";
 import { useLiveChanges } from "./live";
 import { subscribersCsv, subscribersPage } from "./queries";
@@ -16,7 +14,8 @@ const FILTERS = ["all"] as const;
 
 export function SubscribersScreen() {
   const { client } = useConsole();
-  const { params, setQuery, setPage } = useListParams(FILTERS);
+  const list = useListParams(FILTERS);
+  const { params } = list;
   const request = useRequest(JSON.stringify(params), () => subscribersPage(client, params));
   const { reload } = request;
   useLiveChanges("subscribers", useCallback(() => reload(), [reload]));
@@ -24,11 +23,10 @@ export function SubscribersScreen() {
     <ListScreen
       title={subscribersCopy.title}
       request={request}
-      page={params.page}
-      onPage={setPage}
+      list={list}
       empty={params.q ? subscribersCopy.noMatch(params.q) : subscribersCopy.empty}
-      exportButton={<ExportButton request={() => subscribersCsv(client, params)} fileName={() => csvFileName("subscribers", params, new Date())} />}
-      controls={<SearchBox label={subscribersCopy.searchLabel} placeholder={subscribersCopy.searchPlaceholder} value={params.q} onSearch={setQuery} />}
+      search={{ label: subscribersCopy.searchLabel, placeholder: subscribersCopy.searchPlaceholder }}
+      csv={{ name: "subscribers", request: () => subscribersCsv(client, params) }}
     >
       {(rows) => (
         <DataTable

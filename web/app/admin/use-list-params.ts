@@ -4,6 +4,8 @@ import { listSearch, readListParams, type ListParams } from "./route";
 import { navigate, useLocation } from "./router";
 import { normalizeSearch } from "./search";
 
+export type ListParamsState<F extends string> = ReturnType<typeof useListParams<F>>;
+
 export function useListParams<F extends string>(filters: readonly [F, ...F[]]) {
   const { pathname, search } = useLocation();
   const params = readListParams(search, filters);

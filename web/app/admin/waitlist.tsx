@@ -4,9 +4,7 @@ import { waitlistCopy } from "~/content/console";
 import { products } from "~/content/products";
 import { cn } from "~/lib/cn";
 import { useConsole } from "./console-context";
-import { csvFileName } from "./csv";
 import { DataTable } from "./data-table";
-import { ExportButton, FilterButtons, SearchBox } from "./list-controls";
 import { ListScreen } from "./list-screen";
 import { useLiveChanges } from "./live";
 import { ALL_PRODUCTS, waitlistCounts, waitlistCsv, waitlistPage } from "./queries";
@@ -21,7 +19,8 @@ const productName = (id: string) => waitlistProducts.find((p) => p.id === id)?.n
 
 export function WaitlistScreen() {
   const { client } = useConsole();
-  const { params, setQuery, setFilter, setPage } = useListParams(FILTERS);
+  const list = useListParams(FILTERS);
+  const { params } = list;
   const request = useRequest(JSON.stringify(params), () => waitlistPage(client, params));
   const counts = useRequest("counts", () => waitlistCounts(client, waitlistProducts.map((p) => p.id)));
   const reload = request.reload;
@@ -38,12 +37,14 @@ export function WaitlistScreen() {
     <ListScreen
       title={waitlistCopy.title}
       request={request}
-      page={params.page}
-      onPage={setPage}
+      list={list}
       empty={empty}
+      search={{ label: waitlistCopy.searchLabel, placeholder: waitlistCopy.searchPlaceholder }}
+      filter={{ label: waitlistCopy.filterLabel, options: FILTERS.map((f) => ({ value: f, label: f === ALL_PRODUCTS ? waitlistCopy.all : productName(f) })) }}
+      csv={{ name: "waitlist", request: () => waitlistCsv(client, params) }}
       summary={
         <section aria-label={waitlistCopy.countsLabel}>
-          <ul className="grid gap-3 sm:grid-cols-2">
+          <ul className="grid grid-cols-2 gap-3">
             {waitlistProducts.map((p, i) => (
               <li key={p.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900/40">
                 <p className="text-sm font-medium text-slate-600 dark:text-slate-400">{p.name}</p>
@@ -54,18 +55,6 @@ export function WaitlistScreen() {
             ))}
           </ul>
         </section>
-      }
-      exportButton={<ExportButton request={() => waitlistCsv(client, params)} fileName={() => csvFileName("waitlist", params, new Date())} />}
-      controls={
-        <>
-          <SearchBox label={waitlistCopy.searchLabel} placeholder={waitlistCopy.searchPlaceholder} value={params.q} onSearch={setQuery} />
-          <FilterButtons
-            label={waitlistCopy.filterLabel}
-            value={params.filter}
-            onChange={setFilter}
-            options={FILTERS.map((f) => ({ value: f, label: f === ALL_PRODUCTS ? waitlistCopy.all : productName(f) }))}
-          />
-        </>
       }
     >
       {(rows) => (
