@@ -11,6 +11,7 @@ import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
 import { CodeField, Notice } from "./auth-card";
 import { authErrorText } from "./sign-in";
+import { LoadingState } from "./states";
 
 const copy = accountCopy.mfa;
 
@@ -96,6 +97,7 @@ export function TotpEnrol({ client, startAtOnce = false, onDone, onCancel }: { c
   };
 
   if (!enrolment) {
+    if (busy) return <LoadingState />;
     return (
       <div className="flex flex-col gap-3">
         {error && <Notice tone="problem">{error}</Notice>}
