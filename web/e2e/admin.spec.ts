@@ -268,6 +268,7 @@ test.describe("two-step sign-in (TOTP)", () => {
 test.describe("inbox, waitlist and subscribers", () => {
   test("a message sent from /contact appears live in an open inbox; handled by one, seen by another", async ({ browser }) => {
     test.fixme(!has.rest || !has.realtime, `${NEEDS_REST}; ${NEEDS_REALTIME}`);
+    test.setTimeout(90_000); // three browsers, and axe on the message once the notices have gone
     const ada = await newPage(browser);
     await signIn(ada, studio, addStaff("Ada"), { fromCli: true });
     await expect(inboxHeading(ada)).toBeVisible();
