@@ -117,7 +117,7 @@ export function TotpEnrol({ client, startAtOnce = false, onDone, onCancel }: { c
           {copy.secretLabel}
         </p>
         <div className="flex flex-wrap items-center gap-2">
-          <code aria-labelledby="totp-secret-label" data-testid="totp-secret" className="break-all rounded-md bg-slate-100 px-2 py-1 font-mono text-sm dark:bg-slate-800">
+          <code aria-labelledby="totp-secret-label" data-testid="totp-secret" className="break-words rounded-md bg-slate-100 px-2 py-1 font-mono text-sm dark:bg-slate-800">
             {groupSecret(enrolment.secret)}
           </code>
           <button
