@@ -365,6 +365,7 @@ test.describe("inbox, waitlist and subscribers", () => {
     await expect(inboxHeading(page)).toBeVisible();
     await page.getByRole("button", { name: inboxCopy.filters.all }).click();
     await page.getByRole("searchbox", { name: inboxCopy.searchLabel }).fill(tag);
+    await expect(page).toHaveURL(new RegExp(`q=${tag}`));
     await expect(page.getByTestId("message-list").getByRole("listitem")).toHaveCount(3);
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: listCopy.export }).click();
