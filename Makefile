@@ -55,8 +55,11 @@ test-web: $(WEB)/node_modules/.package-lock.json
 test-budgets:
 	node $(WEB)/scripts/size-budget.mjs
 
+# The end-to-end tests on SQLite; the staff console's again on a throwaway
+# PostgreSQL (its own servers take STUDIO_TEST_DATABASE_URL).
 test-e2e: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run e2e
+	scripts/with-postgres $(NPM) run e2e -- e2e/admin.spec.ts
 
 # The official @supabase/supabase-js client against bin/studio's /auth/v1,
 # /rest/v1 and /realtime/v1 (make build first), with a real SMTP peer

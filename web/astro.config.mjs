@@ -41,8 +41,15 @@ export default defineConfig({
     // Inline nothing as data: URIs; the CSP allows only our own files.
     build: { assetsInlineLimit: 0 },
     server: {
-      // make dev: API calls go to the Go server.
-      proxy: { "/functions": backend, "/healthz": backend },
+      // make dev: API calls go to the Go server (the console's too, its live updates over a websocket).
+      proxy: {
+        "/functions": backend,
+        "/healthz": backend,
+        "/auth/v1": backend,
+        "/rest/v1": backend,
+        "/realtime/v1": { target: backend, ws: true },
+        "/admin/config.json": backend,
+      },
       // The validation rules and the waitlist products are shared with the Go
       // server and live beside its code (internal/form, internal/signup).
       fs: { allow: [".", "../internal/form", "../internal/signup"] },

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"net/http"
 )
 
@@ -50,4 +51,14 @@ func (s *Service) HandleJWKS(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=600")
 	_, _ = w.Write(keys.JWKS())
+}
+
+// AnonKey is the anon key signed by the current signing key, as "studio keys
+// print-anon" prints it: the staff console fetches it to create its client.
+func (s *Service) AnonKey(ctx context.Context) (string, error) {
+	keys, err := s.signingKeys(ctx, false)
+	if err != nil {
+		return "", err
+	}
+	return keys.AnonKey()
 }

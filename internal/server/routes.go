@@ -35,6 +35,15 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	if d.Realtime != nil {
 		mux.Handle(realtime.Prefix+"/", d.Realtime)
 	}
+	// The staff console (console.go): its shell for /admin and every path
+	// under it (the React app routes), and the anon key it needs.
+	var anonKeys AnonKeySource
+	if d.Auth != nil {
+		anonKeys = d.Auth
+	}
+	mux.Handle("GET "+ConsolePath, consoleShell(d.Site))
+	mux.Handle("GET "+ConsolePath+"/{path...}", consoleShell(d.Site))
+	mux.HandleFunc("GET "+ConsolePath+"/config.json", handleConsoleConfig(anonKeys))
 
 	mux.Handle("/", d.Site) // everything else: pages, assets, 404s
 }

@@ -1,0 +1,201 @@
+/**
+ * ConsoleApp is the staff console's root (client:only on /admin): it makes
+ * the Supabase client, follows the session (onAuthStateChange), and shows
+ * sign-in, the two-step check, the required set-up or the console. A link
+ * from the sign-in mail (?token_hash=…&type=magiclink) is verified here and
+ * taken out of the address bar.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Session, SupabaseClient } from "@supabase/supabase-js";
+import { consoleShell, signInCopy } from "~/content/console";
+import { AuthCard } from "./auth-card";
+import { consoleClient } from "./client";
+import { ConsoleContext, type Console } from "./console-context";
+import { openLiveFeed, type LiveFeed } from "./live";
+import { classify, type Problem } from "./problem";
+import { ConsoleShell } from "./shell";
+import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
+import { LoadingState, ProblemState } from "./states";
+import { EnrolFirst, TwoStepCheck } from "./two-step";
+
+export type Stage =
+  | { name: "starting" }
+  | { name: "signed-out"; notice?: SignInNotice }
+  | { name: "two-step" }
+  | { name: "enrol" }
+  | { name: "ready"; session: Session };
+
+/** linkToken reads the sign-in link's token_hash and type from a query string. */
+export function linkToken(search: string): { token_hash: string; type: "magiclink" | "email" } | undefined {
+  const p = new URLSearchParams(search);
+  const token_hash = p.get("token_hash");
+  const type = p.get("type");
+  if (!token_hash || (type !== "magiclink" && type !== "email")) return undefined;
+  return { token_hash, type };
+}
+
+/** withoutLinkToken is the URL without the link's parameters. */
+export function withoutLinkToken(href: string): string {
+  const u = new URL(href);
+  for (const k of ["token_hash", "type", "code"]) u.searchParams.delete(k);
+  return u.pathname + u.search + u.hash;
+}
+
+export default function ConsoleApp() {
+  const [client, setClient] = useState<SupabaseClient>();
+  const [configFailed, setConfigFailed] = useState(false);
+  const load = useCallback(() => {
+    setConfigFailed(false);
+    consoleClient().then(setClient, () => setConfigFailed(true));
+  }, []);
+  useEffect(load, [load]);
+  if (configFailed) {
+    return (
+      <AuthCard title={consoleShell.configProblem.title}>
+        <ProblemState problem={{ kind: "other", message: consoleShell.configProblem.text }} onRetry={load} />
+      </AuthCard>
+    );
+  }
+  if (!client) return <Starting />;
+  return <SignedInGate client={client} />;
+}
+
+function Starting({ label = consoleShell.loading }: { label?: string }) {
+  return (
+    <div className="flex min-h-dvh items-center justify-center">
+      <LoadingState label={label} />
+    </div>
+  );
+}
+
+function SignedInGate({ client }: { client: SupabaseClient }) {
+  const [stage, setStage] = useState<Stage>({ name: "starting" });
+  const [verifyingLink, setVerifyingLink] = useState(() => linkToken(location.search) !== undefined);
+  /** Set while this tab signs out on purpose: a sign-out that comes otherwise means the session ended. */
+  const leaving = useRef(false);
+  const stageName = useRef(stage.name);
+  stageName.current = stage.name;
+
+  /** Whether this tab has had a session: losing it, not by a sign-out here, means it ended. */
+  const hadSession = useRef(false);
+
+  const evaluate = useCallback(
+    async (session: Session | null) => {
+      if (!session) {
+        const notice: SignInNotice | undefined = hadSession.current && !leaving.current ? "expired" : undefined;
+        hadSession.current = leaving.current = false;
+        setStage((s) => ({ name: "signed-out", notice: notice ?? (s.name === "signed-out" ? s.notice : undefined) }));
+        return;
+      }
+      hadSession.current = true;
+      if (session.user.email) rememberEmail(session.user.email);
+      const { data } = await client.auth.mfa.getAuthenticatorAssuranceLevel();
+      if (data?.nextLevel === "aal2" && data.currentLevel !== "aal2") setStage({ name: "two-step" });
+      else setStage((s) => (s.name === "enrol" && data?.currentLevel !== "aal2" ? s : { name: "ready", session }));
+    },
+    [client],
+  );
+
+  /**
+   * checkSession asks the server whether the session still exists (it ends
+   * on a sign-out elsewhere, "studio staff remove", or a refresh token used
+   * twice); when it does not, the session is dropped here too, which sends
+   * this tab to sign-in with the address kept. A network failure changes
+   * nothing. It reports whether the session is alive.
+   */
+  const checkSession = useCallback(async () => {
+    const { error } = await client.auth.getUser();
+    if (!error) return true;
+    if (classify(error).kind !== "session") return true;
+    // getUser has already dropped a session the server says is gone; anything else is dropped here.
+    const { data } = await client.auth.getSession();
+    if (data.session) await client.auth.signOut({ scope: "local" });
+    return false;
+  }, [client]);
+
+  useEffect(() => {
+    // Other calls of the client must not run inside its callback (they would wait on its lock): hence the timeout.
+    const { data } = client.auth.onAuthStateChange((event, session) => {
+      setTimeout(async () => {
+        // A session kept from an earlier visit may have ended meanwhile: ask before showing anything.
+        if (event === "INITIAL_SESSION" && session) {
+          hadSession.current = true; // kept from an earlier visit: losing it now means it ended
+          if (!(await checkSession())) return;
+        }
+        await evaluate(session);
+      }, 0);
+    });
+    return () => data.subscription.unsubscribe();
+  }, [client, evaluate, checkSession]);
+
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === "visible" && stageName.current === "ready") void checkSession();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [checkSession]);
+
+  useEffect(() => {
+    const token = linkToken(location.search);
+    if (!token) return;
+    history.replaceState(null, "", withoutLinkToken(location.href));
+    void client.auth.verifyOtp(token).then(({ error }) => {
+      setVerifyingLink(false);
+      if (error) setStage({ name: "signed-out", notice: "badLink" });
+    });
+  }, [client]);
+
+  const signOut = useCallback(
+    async (scope: "local" | "global") => {
+      leaving.current = true;
+      await client.auth.signOut({ scope });
+    },
+    [client],
+  );
+
+  const reportProblem = useCallback(
+    (p: Problem) => {
+      if (p.kind === "session") void checkSession();
+      else if (p.kind === "aal") {
+        void client.auth.mfa.listFactors().then(({ data }) => {
+          setStage(data?.totp.some((f) => f.status === "verified") ? { name: "two-step" } : { name: "enrol" });
+        });
+      }
+    },
+    [client, checkSession],
+  );
+
+  const session = stage.name === "ready" ? stage.session : undefined;
+  if (verifyingLink) return <Starting label={signInCopy.linkSigningIn} />;
+  switch (stage.name) {
+    case "starting":
+      return <Starting />;
+    case "signed-out":
+      return <SignIn client={client} notice={stage.notice} />;
+    case "two-step":
+      return <TwoStepCheck client={client} onSignOut={() => void signOut("local")} />;
+    case "enrol":
+      return <EnrolFirst client={client} onSignOut={() => void signOut("local")} />;
+    case "ready":
+      return <Ready client={client} session={session!} reportProblem={reportProblem} signOut={signOut} />;
+  }
+}
+
+function Ready({ client, session, reportProblem, signOut }: Omit<Console, "live">) {
+  const [live, setLive] = useState<LiveFeed>();
+  const userId = session.user.id;
+  useEffect(() => {
+    // A channel that fails or is closed by the server may mean the session ended elsewhere: check it.
+    const feed = openLiveFeed(client, () => reportProblem({ kind: "session", message: "" }));
+    setLive(feed);
+    return () => feed.close();
+  }, [client, userId, reportProblem]);
+  const value = useMemo(() => (live ? { client, session, reportProblem, signOut, live } : undefined), [client, session, reportProblem, signOut, live]);
+  if (!value) return <Starting />;
+  return (
+    <ConsoleContext.Provider value={value}>
+      <ConsoleShell />
+    </ConsoleContext.Provider>
+  );
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { linkToken, withoutLinkToken } from "./console-app";
+import { replyHref } from "./message-view";
+import { groupSecret, qrImageSrc } from "./totp-enrol";
+
+describe("the mailed sign-in link", () => {
+  it("reads token_hash and type from the query", () => {
+    expect(linkToken("?token_hash=abc&type=magiclink")).toEqual({ token_hash: "abc", type: "magiclink" });
+    expect(linkToken("?token_hash=abc&type=email")).toEqual({ token_hash: "abc", type: "email" });
+    expect(linkToken("?token_hash=abc&type=recovery")).toBeUndefined();
+    expect(linkToken("?filter=spam")).toBeUndefined();
+  });
+  it("is taken out of the address, the rest kept", () => {
+    expect(withoutLinkToken("http://s.test/admin?token_hash=abc&type=magiclink")).toBe("/admin");
+    expect(withoutLinkToken("http://s.test/admin/inbox?filter=spam&token_hash=abc&type=magiclink&code=abc#x")).toBe("/admin/inbox?filter=spam#x");
+  });
+});
+
+describe("Reply", () => {
+  it("is a mailto: with the subject", () => {
+    expect(replyHref({ email: "ada+leads@example.com" })).toBe("mailto:ada%2Bleads@example.com?subject=Re%3A%20your%20message%20to%20Meridian%20Studio");
+  });
+});
+
+describe("TOTP enrolment", () => {
+  it("percent-encodes GoTrue's raw SVG data URL, so a # in it does not end the URL", () => {
+    const src = qrImageSrc('data:image/svg+xml;utf-8,<svg xmlns="http://www.w3.org/2000/svg"><rect fill="#000"/></svg>');
+    expect(src).toBe(`data:image/svg+xml;charset=utf-8,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="#000"/></svg>')}`);
+    expect(qrImageSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent("<svg/>")}`)).toBe(`data:image/svg+xml;charset=utf-8,${encodeURIComponent("<svg/>")}`);
+  });
+  it("shows no image for anything but an SVG data URL", () => {
+    expect(qrImageSrc("https://evil.example/qr.svg")).toBeUndefined();
+    expect(qrImageSrc(undefined)).toBeUndefined();
+    expect(qrImageSrc("data:text/html,<script>")).toBeUndefined();
+  });
+  it("spaces the key in fours", () => {
+    expect(groupSecret("JBSWY3DPEHPK3PXP")).toBe("JBSW Y3DP EHPK 3PXP");
+    expect(groupSecret("ABCDE")).toBe("ABCD E");
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * ListScreen is the frame of the inbox, waitlist and subscriber screens:
+ * the title with the live mark and the export, the search and filters, the
+ * rows (or the loading, empty or problem state) and the pager.
+ */
+import { useEffect, type ReactNode } from "react";
+import { Radio } from "lucide-react";
+import { listCopy } from "~/content/console";
+import { cn } from "~/lib/cn";
+import { csvFileName } from "./csv";
+import { ExportButton, FilterButtons, Pager, SearchBox } from "./list-controls";
+import { useLiveStatus } from "./live";
+import { clampPage } from "./paging";
+import { EmptyState, LoadingState, ProblemState } from "./states";
+import type { ListParamsState } from "./use-list-params";
+import type { Answer, RequestState } from "./use-request";
+
+export function LiveMark() {
+  const status = useLiveStatus();
+  const live = status === "live";
+  return (
+    <span
+      data-testid="live-status"
+      data-status={status}
+      title={status === "off" ? listCopy.liveOffHint : undefined}
+      className={cn(
+        "inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium",
+        live ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
+      )}
+    >
+      <Radio aria-hidden="true" className="size-3.5" />
+      {live ? listCopy.live : status === "connecting" ? listCopy.connecting : listCopy.liveOff}
+    </span>
+  );
+}
+
+type Props<T, F extends string> = {
+  title: string;
+  /** Shown above the list: counts per product on the waitlist. */
+  summary?: ReactNode;
+  /** The list's search, filter and page in the URL, and their setters. */
+  list: ListParamsState<F>;
+  search: { label: string; placeholder: string };
+  filter?: { label: string; options: readonly { value: F; label: string }[] };
+  /** The CSV export of what the list shows: its file's name starts with name. */
+  csv: { name: string; request: () => PromiseLike<Answer<string>> };
+  request: RequestState<T[]> & { reload: () => void };
+  empty: { title: string; text: string };
+  children: (rows: T[]) => ReactNode;
+};
+
+export function ListScreen<T, F extends string>({ title, summary, list, search, filter, csv, request, empty, children }: Props<T, F>) {
+  const { params, setQuery, setFilter, setPage: onPage } = list;
+  const { page } = params;
+  const shown = request.phase === "done" ? request : request.phase === "loading" ? request.last : undefined;
+  const rows = shown?.data ?? [];
+  const total = shown?.count ?? rows.length;
+  // Rows went away (handled, moved to spam) or the URL named a page past the end: show the last page.
+  useEffect(() => {
+    if (request.phase === "done" && rows.length === 0 && page > 1) onPage(clampPage(page, total), true);
+  }, [request.phase, rows.length, page, total, onPage]);
+  return (
+    <section aria-labelledby="screen-title" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <h1 id="screen-title" tabIndex={-1} className="text-2xl font-bold tracking-tight focus:outline-none">
+            {title}
+          </h1>
+          <LiveMark />
+        </div>
+        <ExportButton request={csv.request} fileName={() => csvFileName(csv.name, params, new Date())} />
+      </div>
+      {summary}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <SearchBox label={search.label} placeholder={search.placeholder} value={params.q} onSearch={setQuery} />
+        {filter && <FilterButtons label={filter.label} options={filter.options} value={params.filter} onChange={setFilter} />}
+      </div>
+      <div aria-busy={request.phase === "loading"}>
+        {request.phase === "failed" ? (
+          <ProblemState problem={request.problem} onRetry={request.reload} />
+        ) : !shown ? (
+          <LoadingState />
+        ) : rows.length === 0 ? (
+          <EmptyState {...empty} />
+        ) : (
+          <>
+            <div className={cn(request.phase === "loading" && "opacity-60 transition-opacity")}>{children(rows)}</div>
+            <Pager page={page} rows={rows.length} total={total} onPage={onPage} />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * The signed-in console: the header with the navigation (with the count of
+ * open messages) and the theme toggle, the screen of the current URL, and
+ * the toasts. New contact messages are announced on every screen.
+ */
+import { useCallback, useEffect, useRef } from "react";
+import { ExternalLink } from "lucide-react";
+import { consoleNav, consoleShell, inboxCopy, openCountLabel } from "~/content/console";
+import { Logo } from "~/components/logo";
+import { ThemeToggle } from "~/components/theme-toggle";
+import { Toaster, toast } from "~/components/ui/toast";
+import { cn } from "~/lib/cn";
+import { AccountScreen } from "./account";
+import { useConsole } from "./console-context";
+import { InboxScreen } from "./inbox";
+import { useLiveChanges, type Change } from "./live";
+import { MessageScreen } from "./message-view";
+import { openCount } from "./queries";
+import { CONSOLE_ROOT, parseRoute, type Route } from "./route";
+import { ConsoleLink, useLocation } from "./router";
+import { EmptyState } from "./states";
+import { SubscribersScreen } from "./subscribers";
+import { useRequest } from "./use-request";
+import { WaitlistScreen } from "./waitlist";
+
+/** navScreen is the navigation entry a route belongs to (a message belongs to the inbox). */
+function navScreen(r: Route): string {
+  return r.screen === "message" ? "inbox" : r.screen;
+}
+
+export function ConsoleShell() {
+  const { client } = useConsole();
+  const { pathname } = useLocation();
+  const route = parseRoute(pathname);
+  const open = useRequest("open-count", () => openCount(client));
+  const { reload } = open;
+  useLiveChanges(
+    "contact_messages",
+    useCallback(
+      (c: Change) => {
+        reload();
+        if (c.eventType === "INSERT") toast({ title: inboxCopy.newMessage(String((c.new as { name?: unknown }).name ?? "")) });
+      },
+      [reload],
+    ),
+  );
+  // A new screen moves focus to its heading, so keyboard and screen reader users start there.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById("screen-title")?.focus();
+  }, [pathname]);
+  const count = open.phase === "done" ? (open.count ?? 0) : undefined;
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow dark:focus:bg-slate-900">
+        {consoleShell.skip}
+      </a>
+      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:flex-nowrap sm:px-6">
+          <ConsoleLink href={`${CONSOLE_ROOT}/inbox`} className="flex shrink-0 items-center gap-2 rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-brand-600">
+            <Logo className="size-7" />
+            <span>{consoleShell.name}</span>
+          </ConsoleLink>
+          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-full min-w-0 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto sm:flex-1">
+            <ul className="flex items-center justify-between gap-1 sm:justify-start">
+              {consoleNav.map((item) => {
+                const current = navScreen(route) === item.screen;
+                return (
+                  <li key={item.screen}>
+                    <ConsoleLink
+                      href={item.path}
+                      aria-current={current ? "page" : undefined}
+                      className={cn(
+                        "flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 sm:px-3",
+                        current ? "bg-brand-50 text-brand-800 dark:bg-brand-900/40 dark:text-brand-100" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
+                      )}
+                    >
+                      {item.label}
+                      {item.screen === "inbox" && count !== undefined && count > 0 && (
+                        <span data-testid="open-count" className="rounded-full bg-brand-600 px-1.5 text-xs font-semibold text-white">
+                          <span aria-hidden="true">{count}</span>
+                          <span className="sr-only">{openCountLabel(count)}</span>
+                        </span>
+                      )}
+                    </ConsoleLink>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <a href="/" className="ml-auto hidden items-center gap-1 rounded-md px-2 py-2 text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 md:flex dark:text-slate-400 dark:hover:text-white">
+            {consoleShell.backToSite}
+            <ExternalLink aria-hidden="true" className="size-3.5" />
+          </a>
+          <span className="ml-auto md:ml-0">
+            <ThemeToggle />
+          </span>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">
+        <Screen route={route} />
+      </main>
+      <Toaster />
+    </div>
+  );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.screen) {
+    case "inbox":
+      return <InboxScreen />;
+    case "message":
+      return <MessageScreen key={route.id} id={route.id} />;
+    case "waitlist":
+      return <WaitlistScreen />;
+    case "subscribers":
+      return <SubscribersScreen />;
+    case "account":
+      return <AccountScreen />;
+    case "not-found":
+      return (
+        <section aria-labelledby="screen-title">
+          <h1 id="screen-title" tabIndex={-1} className="sr-only">
+            {consoleShell.notFound.title}
+          </h1>
+          <EmptyState {...consoleShell.notFound} />
+        </section>
+      );
+  }
+}

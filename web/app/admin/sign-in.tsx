@@ -1,0 +1,153 @@
+/**
+ * Sign-in by e-mail code: the address, then "check your mail" and the
+ * 6-digit code (signInWithOtp, verifyOtp). The link in the same mail signs in
+ * too (console-app verifies its token_hash). The last address is kept, so a
+ * person whose session ended finds it filled in.
+ */
+import { useState, type FormEvent } from "react";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { signInCopy } from "~/content/console";
+import { buttonClass } from "~/components/ui/button";
+import { AuthCard, CodeField, FieldError, Notice, inputClass } from "./auth-card";
+import { classify } from "./problem";
+import { CONSOLE_ROOT } from "./route";
+
+const EMAIL_KEY = "studio-console-email";
+
+export function rememberEmail(email: string): void {
+  try {
+    localStorage.setItem(EMAIL_KEY, email);
+  } catch {
+    // storage refused (private mode): the address is typed again next time
+  }
+}
+
+export function rememberedEmail(): string {
+  try {
+    return localStorage.getItem(EMAIL_KEY) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+export type SignInNotice = "expired" | "badLink";
+
+/** authErrorText is what a person reads when sending or checking a code failed. */
+export function authErrorText(err: { status?: number; code?: string; message?: string; name?: string }, fallback: string): string {
+  if (err.status === 429) return signInCopy.errors.tooMany;
+  if (classify(err).kind === "network") return signInCopy.errors.network;
+  return fallback;
+}
+
+export function SignIn({ client, notice }: { client: SupabaseClient; notice?: SignInNotice }) {
+  const [step, setStep] = useState<"email" | "code">("email");
+  const [email, setEmail] = useState(rememberedEmail);
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [info, setInfo] = useState<string>();
+
+  const send = async (e?: FormEvent) => {
+    e?.preventDefault();
+    const address = email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
+      setError(signInCopy.errors.email);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    const { error: err } = await client.auth.signInWithOtp({
+      email: address,
+      options: { shouldCreateUser: false, emailRedirectTo: location.origin + CONSOLE_ROOT },
+    });
+    setBusy(false);
+    // One mail per address a minute: after a 429 the code mailed just before still works.
+    const recentlySent = err?.status === 429;
+    if (err && !recentlySent) {
+      setError(authErrorText(err, err.message));
+      return;
+    }
+    rememberEmail(address);
+    setEmail(address);
+    setError(undefined);
+    setInfo(recentlySent ? signInCopy.recentlySent : step === "code" ? signInCopy.resent : undefined);
+    setStep("code");
+  };
+
+  const verify = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!/^\d{6}$/.test(code)) {
+      setError(signInCopy.errors.code);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    const { error: err } = await client.auth.verifyOtp({ email, token: code, type: "email" });
+    setBusy(false);
+    if (err) setError(authErrorText(err, signInCopy.errors.wrongCode));
+    // On success the client emits SIGNED_IN, and the console takes over.
+  };
+
+  if (step === "email") {
+    return (
+      <AuthCard title={signInCopy.title}>
+        {notice === "expired" && <Notice>{signInCopy.expired}</Notice>}
+        {notice === "badLink" && <Notice tone="problem">{signInCopy.errors.badLink}</Notice>}
+        <p className="text-sm text-slate-600 dark:text-slate-300">{signInCopy.intro}</p>
+        <form onSubmit={send} noValidate className="flex flex-col gap-4">
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="sign-in-email" className="text-sm font-medium">
+              {signInCopy.emailLabel}
+            </label>
+            <input
+              id="sign-in-email"
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              autoFocus
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? "sign-in-email-error" : undefined}
+              className={inputClass}
+            />
+            <FieldError id="sign-in-email-error" text={error} />
+          </div>
+          <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
+            {busy ? signInCopy.sending : signInCopy.send}
+          </button>
+        </form>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title={signInCopy.checkMail.title}>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{signInCopy.checkMail.text(email)}</p>
+      {info && <Notice>{info}</Notice>}
+      <form onSubmit={verify} noValidate className="flex flex-col gap-4">
+        <CodeField id="sign-in-code" label={signInCopy.codeLabel} value={code} onChange={setCode} error={error} autoFocus />
+        <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
+          {busy ? signInCopy.verifying : signInCopy.verify}
+        </button>
+      </form>
+      <div className="flex flex-wrap justify-between gap-2">
+        <button
+          type="button"
+          className={buttonClass("ghost", "sm")}
+          onClick={() => {
+            setStep("email");
+            setCode("");
+            setError(undefined);
+            setInfo(undefined);
+          }}
+        >
+          {signInCopy.otherAddress}
+        </button>
+        <button type="button" className={buttonClass("ghost", "sm")} disabled={busy} onClick={() => void send()}>
+          {signInCopy.resend}
+        </button>
+      </div>
+    </AuthCard>
+  );
+}

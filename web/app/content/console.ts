@@ -1,0 +1,204 @@
+/**
+ * Copy of the staff console at /admin (app/admin): sign-in, the two-step
+ * check, the account page, the inbox, the waitlist and the subscribers.
+ */
+
+export const consoleMeta = {
+  title: "Staff console",
+  description: "The studio's staff console: contact messages, waitlists and newsletter subscribers.",
+  path: "/admin",
+} as const;
+
+export const consoleShell = {
+  name: "Staff console",
+  loading: "Loading the console…",
+  noScript: "The staff console needs JavaScript. Turn it on and reload the page.",
+  skip: "Skip to content",
+  navLabel: "Console",
+  menu: "Menu",
+  closeMenu: "Close menu",
+  backToSite: "Back to the site",
+  notFound: { title: "No such screen", text: "The console has no page at this address. Pick a screen from the menu above." },
+  configProblem: {
+    title: "The console cannot start",
+    text: "Its settings could not be loaded from the server. Check that the server is running, then try again.",
+  },
+} as const;
+
+export const consoleNav = [
+  { screen: "inbox", label: "Inbox", path: "/admin/inbox" },
+  { screen: "waitlist", label: "Waitlist", path: "/admin/waitlist" },
+  { screen: "subscribers", label: "Subscribers", path: "/admin/subscribers" },
+  { screen: "account", label: "Account", path: "/admin/account" },
+] as const;
+
+export const openCountLabel = (n: number) => (n === 1 ? "1 open message" : `${n} open messages`);
+
+export const signInCopy = {
+  title: "Sign in to the staff console",
+  intro: "Enter your work e-mail address. We will mail you a 6-digit code.",
+  emailLabel: "E-mail address",
+  send: "Send code",
+  sending: "Sending…",
+  checkMail: {
+    title: "Check your mail",
+    text: (email: string) => `If ${email} belongs to a member of staff, a 6-digit code is on its way. It works once, for 10 minutes. You can also open the link in the mail on this device.`,
+  },
+  codeLabel: "6-digit code",
+  verify: "Sign in",
+  verifying: "Signing in…",
+  otherAddress: "Use another address",
+  resend: "Send a new code",
+  resent: "A new code is on its way.",
+  recentlySent: "A code was mailed to this address less than a minute ago: use that one, or wait a minute and send a new one.",
+  linkSigningIn: "Signing you in with the link from your mail…",
+  expired: "Your session has ended. Sign in again to go on.",
+  errors: {
+    email: "Enter a valid e-mail address.",
+    code: "Enter the 6 digits from the mail.",
+    wrongCode: "That code is wrong or has expired. Check the mail, or send a new code.",
+    tooMany: "Too many tries. Wait a minute, then send a new code.",
+    badLink: "That link is used up or has expired. Send yourself a new code.",
+    network: "The server cannot be reached. Check your connection and try again.",
+  },
+} as const;
+
+export const mfaCopy = {
+  title: "Two-step check",
+  intro: "Enter the 6-digit code from your authenticator app.",
+  codeLabel: "Authenticator code",
+  verify: "Verify",
+  verifying: "Verifying…",
+  wrongCode: "That code is not right. Codes change every 30 seconds: try the current one.",
+  noFactor: "No authenticator is set up for this account.",
+  signOut: "Sign out",
+  enrolFirst: {
+    title: "Set up two-step sign-in first",
+    text: "This studio requires an authenticator app for staff. Set one up to see the console's data.",
+  },
+} as const;
+
+export const accountCopy = {
+  title: "Account",
+  signedInAs: "Signed in as",
+  sessionLevel: { aal1: "Signed in with an e-mail code", aal2: "Signed in with an e-mail code and an authenticator" },
+  mfa: {
+    title: "Two-step sign-in",
+    intro: "After the e-mail code, ask for a code from an authenticator app (TOTP) as well.",
+    none: "No authenticator is set up.",
+    factorName: (name: string | undefined) => name || "Authenticator app",
+    added: (when: string) => `Added ${when}`,
+    start: "Set up an authenticator",
+    scan: "Scan this QR code with your authenticator app, or type the key below into it.",
+    qrAlt: "QR code of the authenticator key",
+    secretLabel: "Key",
+    copySecret: "Copy key",
+    secretCopied: "Key copied",
+    codeLabel: "Code from the app",
+    confirm: "Confirm",
+    confirming: "Confirming…",
+    cancel: "Cancel",
+    enrolled: "Two-step sign-in is on.",
+    remove: "Remove",
+    removeConfirm: "Remove this authenticator? Sign-in will need only the e-mail code.",
+    removed: "The authenticator was removed.",
+    needsAal2: "Verify with your authenticator first (sign out and in again) to remove it.",
+  },
+  signOut: {
+    title: "Sign out",
+    here: "Sign out on this device",
+    everywhere: "Sign out everywhere",
+    everywhereHint: "Ends every session of yours, on every device and browser.",
+  },
+} as const;
+
+export type InboxFilter = "open" | "handled" | "spam" | "all";
+
+export const inboxCopy = {
+  title: "Inbox",
+  searchLabel: "Search messages",
+  searchPlaceholder: "Name, e-mail, company or message",
+  filters: { open: "Open", handled: "Handled", spam: "Spam", all: "All" } satisfies Record<InboxFilter, string>,
+  filterLabel: "Show",
+  empty: {
+    open: { title: "No open messages", text: "Everything is answered. New messages show up here as they arrive." },
+    handled: { title: "No handled messages", text: "Messages you mark as handled show up here." },
+    spam: { title: "No spam", text: "Submissions caught by the form's hidden field, or marked as spam, show up here." },
+    all: { title: "No messages yet", text: "Messages sent from the contact page show up here as they arrive." },
+    search: (q: string) => ({ title: `No messages match “${q}”`, text: "Try another word, or clear the search." }),
+  },
+  newMessage: (name: string) => `New message from ${name}`,
+  status: { open: "Open", handled: "Handled", spam: "Spam" },
+  noCompany: "—",
+} as const;
+
+export const messageCopy = {
+  back: "Back to the inbox",
+  fields: { name: "Name", email: "E-mail", company: "Company", phone: "Phone", received: "Received", status: "Status", message: "Message", id: "Id" },
+  none: "Not given",
+  handledBy: (who: string, when: string) => `Handled by ${who}, ${when}`,
+  actions: {
+    handle: "Mark handled",
+    reopen: "Reopen",
+    spam: "Mark as spam",
+    notSpam: "Not spam",
+    reply: "Reply",
+    copyEmail: "Copy e-mail",
+  },
+  done: {
+    handle: "Marked as handled",
+    reopen: "Reopened",
+    spam: "Moved to spam",
+    notSpam: "Moved out of spam",
+    copied: "E-mail address copied",
+  },
+  replySubject: "Re: your message to Meridian Studio",
+  notFound: { title: "Message not found", text: "It may have been removed, or the link is wrong." },
+  copyFailed: "The address could not be copied. Select it and copy it by hand.",
+} as const;
+
+export const waitlistCopy = {
+  title: "Waitlist",
+  countsLabel: "Sign-ups per product",
+  people: (n: number) => (n === 1 ? "1 person" : `${n} people`),
+  searchLabel: "Search the waitlist",
+  searchPlaceholder: "E-mail address",
+  filterLabel: "Product",
+  all: "All products",
+  columns: { email: "E-mail", product: "Product", joined: "Joined" },
+  empty: { title: "No one on the waitlist yet", text: "Sign-ups from the coming-soon product pages show up here." },
+  noMatch: (q: string) => ({ title: `No sign-ups match “${q}”`, text: "Try another address, or clear the search." }),
+} as const;
+
+export const subscribersCopy = {
+  title: "Subscribers",
+  searchLabel: "Search subscribers",
+  searchPlaceholder: "E-mail address",
+  columns: { email: "E-mail", subscribed: "Subscribed" },
+  empty: { title: "No subscribers yet", text: "Newsletter sign-ups from the resources pages show up here." },
+  noMatch: (q: string) => ({ title: `No subscribers match “${q}”`, text: "Try another address, or clear the search." }),
+} as const;
+
+export const listCopy = {
+  clearSearch: "Clear search",
+  export: "Export CSV",
+  exporting: "Exporting…",
+  exported: (file: string) => `Saved ${file}`,
+  loading: "Loading…",
+  retry: "Try again",
+  previous: "Previous page",
+  next: "Next page",
+  pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
+  range: (from: number, to: number, total: number) => (total === 0 ? "0 results" : `${from}–${to} of ${total}`),
+  live: "Live",
+  connecting: "Connecting…",
+  liveOff: "Not live",
+  liveOffHint: "New entries show after a reload.",
+} as const;
+
+export const problemCopy = {
+  unavailable: { title: "The store cannot be reached", text: "The server answered but could not read its data. Try again in a moment." },
+  network: { title: "The server cannot be reached", text: "Check your connection, then try again." },
+  other: { title: "Something went wrong", text: "The server refused the request." },
+  actionFailed: "Error",
+} as const;
