@@ -63,7 +63,8 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `../bin/studio serve --addr 127.0.0.1:${failingPort} --rate-limit off`,
+      // Its own --data: local state (the MFA key file) stays out of the tree.
+      command: `../bin/studio serve --addr 127.0.0.1:${failingPort} --data ${join(dataDir, "failing")} --rate-limit off`,
       env: { DATABASE_URL: "postgres://studio@127.0.0.1:9/unreachable?connect_timeout=2" },
       url: `${failingBaseURL}/healthz`,
       reuseExistingServer: false,
