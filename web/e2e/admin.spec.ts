@@ -301,9 +301,7 @@ test.describe("inbox, waitlist and subscribers", () => {
     await expect(ada.getByText("Visitor Corp")).toBeVisible();
     await expect(ada.getByText("Can you build our MVP?")).toBeVisible();
     await expect(ada.getByRole("link", { name: messageCopy.actions.reply })).toHaveAttribute("href", /^mailto:visitor@example\.com\?subject=Re%3A/);
-    // Once the notices have gone: the shared ui/toast.tsx puts role="status" on an <li> (axe: aria-allowed-role, list),
-    // a fix that belongs to the public site's Toaster, not to the console.
-    await expect(ada.getByRole("status").filter({ hasText: inboxCopy.newMessage(name) })).toHaveCount(0, { timeout: 10_000 });
+    // The new message's notice may still be on screen: no violations either way.
     await expectNoAxeViolations(ada, "message view");
     await ada.getByRole("button", { name: messageCopy.actions.handle }).click();
     await expect(ada.getByText(/^Handled by ada\+/)).toBeVisible();

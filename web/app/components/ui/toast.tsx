@@ -60,16 +60,15 @@ function ToastItem({ t }: { t: Toast }) {
   const destructive = t.variant === "destructive";
   return (
     <li
-      role={destructive ? "alert" : "status"}
       className={cn(
         "pointer-events-auto flex w-full items-start gap-3 rounded-xl border p-4 shadow-lg",
         destructive
           ? "border-red-700 bg-red-700 text-white"
           : "border-slate-200 bg-white text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-white",
       )}
-      data-variant={t.variant ?? "default"}
     >
-      <div className="flex-1">
+      {/* The live region is inside the list item: a listitem may not take another role. */}
+      <div role={destructive ? "alert" : "status"} data-variant={t.variant ?? "default"} className="flex-1">
         <p className="font-semibold">{t.title}</p>
         {t.description && <p className={cn("mt-1 text-sm", destructive ? "text-red-50" : "text-slate-600 dark:text-slate-300")}>{t.description}</p>}
       </div>
