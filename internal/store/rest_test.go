@@ -226,6 +226,7 @@ func TestRestUpdate(t *testing.T) {
 			if err := db.CreateContactMessage(ctx, message("m01", t0), nil); err != nil {
 				t.Fatal(err)
 			}
+			follow(t, db) // on PostgreSQL, changes come back through NOTIFY
 			sub := db.Changes().Subscribe(4)
 			defer sub.Close()
 			at := t0.Add(time.Hour)
