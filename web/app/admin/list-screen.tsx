@@ -84,7 +84,9 @@ export function ListScreen<T, F extends string>({ title, summary, list, search, 
           <EmptyState {...empty} />
         ) : (
           <>
-            <div className={cn(request.phase === "loading" && "opacity-60 transition-opacity")}>{children(rows)}</div>
+            {/* While the rows refresh (a page, a search, a live change) a bar shows it; the rows keep their full contrast. */}
+            <div aria-hidden="true" className={cn("-mt-2 h-0.5 rounded-full", request.phase === "loading" ? "bg-brand-500 motion-safe:animate-pulse" : "bg-transparent")} />
+            {children(rows)}
             <Pager page={page} rows={rows.length} total={total} onPage={onPage} />
           </>
         )}
