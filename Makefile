@@ -98,7 +98,7 @@ bench-auth: build
 # inbox page with and without its count, the open filter, a search) and the
 # realtime fan-out to 200 joined consoles, on SQLite and PostgreSQL.
 bench-console: build
-	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --scenario console --binary bin/studio
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --workload console --binary bin/studio
 
 ## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
 bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json
