@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-deploy deps-test bench bench-static bench-functions bench-auth bench-console audit clean
+.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-cluster test-deploy deps-test bench bench-static bench-functions bench-auth bench-console bench-cluster audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -30,9 +30,10 @@ web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run build
 
 ## test: everything CI checks (installs what the tests need when missing)
-test: deps-test build test-go test-web test-budgets test-auth test-deploy test-e2e
+test: deps-test build test-go test-web test-budgets test-auth test-cluster test-deploy test-e2e
 
 deps-test:
+	@scripts/ensure-nginx
 	@if [ ! -x $(CHROMIUM) ]; then \
 		echo "installing Debian's chromium for the end-to-end tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
@@ -68,6 +69,12 @@ test-auth: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run test:auth
 	scripts/with-postgres $(NPM) run test:auth
 
+# Two instances of bin/studio on one throwaway PostgreSQL behind nginx
+# (deploy/nginx/studio.conf), checked through it with supabase-js: shared
+# limits, one mail per message, sessions, live events, an instance killed.
+test-cluster: $(WEB)/node_modules/.package-lock.json
+	scripts/with-postgres $(NPM) run test:cluster
+
 # The systemd unit in deploy/ (the container image cannot be built here: no engine).
 test-deploy:
 	scripts/verify-systemd-unit
@@ -77,7 +84,7 @@ dev: build
 	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
 
 ## bench: benchmarks, not tests
-bench: bench-static bench-functions bench-auth
+bench: bench-static bench-functions bench-auth bench-console bench-cluster
 
 # wrk against bin/studio and nginx serving the same files.
 bench-static: build
@@ -99,6 +106,12 @@ bench-auth: build
 # realtime fan-out to 200 joined consoles, on SQLite and PostgreSQL.
 bench-console: build
 	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --workload console --binary bin/studio
+
+# Contact messages per second (p50/p99) through nginx with one and with two
+# servers on one throwaway PostgreSQL (fsync on), and the time a live event
+# takes to cross from one server to a console on the other.
+bench-cluster: build deps-test
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --workload cluster --binary bin/studio
 
 ## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
 bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json

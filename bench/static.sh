@@ -14,11 +14,10 @@ STUDIO_PORT=${BENCH_STUDIO_PORT:-18080}
 NGINX_PORT=${BENCH_NGINX_PORT:-18081}
 SITE=$PWD/web/build/client
 
-for tool in nginx wrk; do
-  if ! command -v $tool >/dev/null && [ ! -x /usr/sbin/$tool ]; then
-    echo "installing $tool (Debian)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$([ $tool = nginx ] && echo nginx-light || echo wrk)" >/dev/null
-  fi
-done
+scripts/ensure-nginx
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk (Debian)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x bin/studio ] && [ -d "$SITE" ] || { echo "run make build first" >&2; exit 1; }
 

@@ -91,7 +91,7 @@ func benchConsoleEngine(binary, engine string, messages, requests, consoles int)
 		printLatencies(engine, q.name, lat)
 	}
 
-	lat, err := fanOut(base, token, consoles, 50)
+	lat, err := fanOut(base, base, token, consoles, 50)
 	if err != nil {
 		return fmt.Errorf("realtime: %w", err)
 	}
@@ -167,12 +167,14 @@ func seedMessages(engine string, storeArgs, env []string, n int) error {
 	return err
 }
 
-// fanOut joins consoles channels (realtime-js's serializer 2.0.0), sends
-// messages contact messages 100 ms apart, and returns for each the time
+// fanOut joins consoles channels on the server at base (realtime-js's
+// serializer 2.0.0), sends messages contact messages 100 ms apart to the
+// server at postBase (the same one, or another on the same store), and
+// returns for each the time
 // from its commit (the change's commit_timestamp, taken by the server
 // right after the commit, to the millisecond) to its arrival at the last
 // console.
-func fanOut(base, token string, consoles, messages int) ([]time.Duration, error) {
+func fanOut(base, postBase, token string, consoles, messages int) ([]time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	wsURL := "ws" + strings.TrimPrefix(base, "http") + "/realtime/v1/websocket?vsn=2.0.0"
@@ -219,7 +221,7 @@ func fanOut(base, token string, consoles, messages int) ([]time.Duration, error)
 	}
 	for i := range messages {
 		body := fmt.Sprintf(`{"name":"Live %d","email":"live@example.com","company":null,"phone":null,"message":"A message for the fan-out."}`, i)
-		resp, err := http.Post(base+"/functions/v1/submit-contact", "application/json", strings.NewReader(body))
+		resp, err := http.Post(postBase+"/functions/v1/submit-contact", "application/json", strings.NewReader(body))
 		if err != nil {
 			return nil, err
 		}

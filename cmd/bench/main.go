@@ -14,7 +14,11 @@
 // The console workload (make bench-console, console.go): the staff
 // console's queries on a large inbox, and the realtime fan-out.
 //
-//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench [--workload auth|console]
+// The cluster workload (make bench-cluster, cluster.go): contact messages
+// through nginx with one and with two servers on one PostgreSQL, and the
+// time a change takes to reach a console on the other server.
+//
+//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench [--workload auth|console|cluster]
 //
 // PostgreSQL is the server named by STUDIO_TEST_DATABASE_URL; a new database
 // is made there for the run and dropped after.
@@ -33,7 +37,7 @@ import (
 
 func main() {
 	binary := flag.String("binary", "bin/studio", "the studio binary to measure")
-	workload := flag.String("workload", "contact", "what to measure: contact, auth or console")
+	workload := flag.String("workload", "contact", "what to measure: contact, auth, console or cluster")
 	engines := flag.String("engines", "sqlite,postgres", "stores to measure, comma-separated")
 	concurrency := flag.Int("concurrency", 16, "concurrent clients in the throughput run")
 	duration := flag.Duration("duration", 10*time.Second, "length of each measured run")
@@ -54,8 +58,13 @@ func main() {
 			fmt.Fprintf(os.Stderr, "bench console: %v\n", err)
 			failed = true
 		}
+	case "cluster":
+		if err := benchCluster(*binary, *concurrency, *duration, *rate); err != nil {
+			fmt.Fprintf(os.Stderr, "bench cluster: %v\n", err)
+			failed = true
+		}
 	default:
-		fmt.Fprintf(os.Stderr, "bench: unknown workload %q (contact, auth or console)\n", *workload)
+		fmt.Fprintf(os.Stderr, "bench: unknown workload %q (contact, auth, console or cluster)\n", *workload)
 		os.Exit(2)
 	}
 	if failed {
@@ -92,6 +101,14 @@ func measureContact(binary, engine string, concurrency int, duration time.Durati
 	}
 	defer stop()
 
+	return loadContact(base, concurrency, duration, rate)
+}
+
+// loadContact measures the contact function at base: accepted messages per
+// second from concurrency clients (closed loop), then the latency at rate
+// requests per second (open loop).
+func loadContact(base string, concurrency int, duration time.Duration, rate int) (result, error) {
+	var res result
 	client := newHTTPClient(concurrency)
 	var seq atomic.Int64
 	post := func(int) (time.Duration, error) {

@@ -44,7 +44,7 @@ func TestBackupUnderLoadAndRestore(t *testing.T) {
 				}
 				m := contact.Message{ID: fmt.Sprintf("w%d-%06d", w, i), ReceivedAt: at.Add(time.Duration(i) * time.Millisecond),
 					Name: "Load", Email: "load@example.com", Message: strings.Repeat("x", 200)}
-				if err := live.CreateContactMessage(ctx, m, nil); err != nil {
+				if _, err := live.CreateContactMessage(ctx, m, nil); err != nil {
 					t.Error(err)
 					return
 				}

@@ -30,7 +30,7 @@ func seed(t *testing.T) string {
 			Message: "Two lines\nand a \"quote\"", Spam: true},
 	}
 	for _, m := range msgs {
-		if err := db.CreateContactMessage(ctx, m, nil); err != nil {
+		if _, err := db.CreateContactMessage(ctx, m, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -28,6 +28,9 @@ type Message struct {
 	// Spam marks a submission that filled in the form's hidden honeypot
 	// field: it is kept, answered like any other, and never notified.
 	Spam bool `json:"spam"`
+	// IdempotencyKey is the Idempotency-Key of the request that sent it, if
+	// any: a request repeated with the same key gets this message back.
+	IdempotencyKey string `json:"-"`
 }
 
 // Submission is a validated body of POST /functions/v1/submit-contact.
@@ -39,6 +42,8 @@ type Submission struct {
 	Message string
 	// Honeypot is the hidden field's value; people leave it empty.
 	Honeypot string
+	// IdempotencyKey is the request's Idempotency-Key header, or "".
+	IdempotencyKey string
 }
 
 // Decode parses and validates a request body: one JSON object with name,
@@ -65,8 +70,10 @@ func Decode(body []byte) (Submission, error) {
 // Store keeps contact messages.
 type Store interface {
 	// CreateContactMessage commits m and, when notification is not nil,
-	// queues it in the outbox in the same transaction.
-	CreateContactMessage(ctx context.Context, m Message, notification *notify.Email) error
+	// queues it in the outbox in the same transaction, and returns m. When
+	// a message with m's IdempotencyKey is stored already, it stores nothing
+	// and returns that message.
+	CreateContactMessage(ctx context.Context, m Message, notification *notify.Email) (Message, error)
 }
 
 // Notify says where the notification of a new message goes. The zero value
@@ -86,8 +93,9 @@ type Service struct {
 	Now    func() time.Time // defaults to time.Now
 }
 
-// Submit stores the submission and returns the stored message. When it
-// returns nil the message is committed; any error comes from the store.
+// Submit stores the submission and returns the stored message (for a
+// repeated IdempotencyKey, the one first stored). When it returns nil the
+// message is committed; any error comes from the store.
 func (s *Service) Submit(ctx context.Context, sub Submission) (Message, error) {
 	now := time.Now
 	if s.Now != nil {
@@ -107,19 +115,22 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Message, error) {
 		Phone:      sub.Phone,
 		Message:    sub.Message,
 		Spam:       sub.Honeypot != "",
+
+		IdempotencyKey: sub.IdempotencyKey,
 	}
 	var email *notify.Email
 	if len(s.Notify.To) > 0 && !m.Spam {
 		e := NotificationEmail(m, s.Notify)
 		email = &e
 	}
-	if err := s.Store.CreateContactMessage(ctx, m, email); err != nil {
+	stored, err := s.Store.CreateContactMessage(ctx, m, email)
+	if err != nil {
 		return Message{}, fmt.Errorf("submit contact message: %w", err)
 	}
-	if email != nil && s.Notify.Queued != nil {
+	if email != nil && stored.ID == m.ID && s.Notify.Queued != nil {
 		s.Notify.Queued()
 	}
-	return m, nil
+	return stored, nil
 }
 
 // NotificationEmail is the e-mail that tells the studio about m. Its Reply-To

@@ -39,9 +39,11 @@ type Messages struct {
 	TooLarge             string `json:"tooLarge"`
 	UnsupportedMediaType string `json:"unsupportedMediaType"`
 	MethodNotAllowed     string `json:"methodNotAllowed"`
-	RateLimited          string `json:"rateLimited"`
-	Unavailable          string `json:"unavailable"`
-	Internal             string `json:"internal"`
+	// InvalidIdempotencyKey: a submit-contact request whose Idempotency-Key is malformed.
+	InvalidIdempotencyKey string `json:"invalidIdempotencyKey"`
+	RateLimited           string `json:"rateLimited"`
+	Unavailable           string `json:"unavailable"`
+	Internal              string `json:"internal"`
 }
 
 // RuleSet is the content of rules.json.

@@ -148,7 +148,7 @@ func TestChannelLifecycle(t *testing.T) {
 	}
 
 	m := contact.Message{ID: "m01", ReceivedAt: time.Now(), Name: "Ada", Email: "ada@example.com", Message: "Hi"}
-	if err := f.db.CreateContactMessage(context.Background(), m, nil); err != nil {
+	if _, err := f.db.CreateContactMessage(context.Background(), m, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, event, p = c.next()

@@ -38,7 +38,7 @@ func newFixtureOn(t *testing.T, engine storetest.Engine) *fixture {
 	for i, name := range []string{"Ada", "Grace"} {
 		m := contact.Message{ID: "m0" + string(rune('1'+i)), ReceivedAt: time.Date(2025, 5, 16, 9, i, 0, 0, time.UTC),
 			Name: name, Email: strings.ToLower(name) + "@example.com", Message: "Hello"}
-		if err := db.CreateContactMessage(ctx, m, nil); err != nil {
+		if _, err := db.CreateContactMessage(ctx, m, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -372,6 +372,10 @@ func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) 
 		c.invalid(err.(*form.Error))
 		return
 	}
+	if sub.IdempotencyKey, ok = idempotencyKey(r); !ok {
+		c.invalid(&form.Error{Message: form.Rules.Errors.InvalidIdempotencyKey, Fields: map[string]string{}})
+		return
+	}
 	if !f.allow(c, r, "submit-contact") {
 		return
 	}
@@ -389,6 +393,35 @@ func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) 
 	f.logger.Info("contact message stored", "id", m.ID, "spam", m.Spam)
 	c.spam = m.Spam
 	c.succeed(contactAccepted{ID: m.ID, ReceivedAt: m.ReceivedAt}, "/contact/sent")
+}
+
+// idempotencyKey is the request's Idempotency-Key header (a bare token, or
+// the quoted string of draft-ietf-httpapi-idempotency-key-header), "" when
+// there is none; ok is false when it is malformed. A page sends one key per
+// message, and a load balancer may set one per request (docs/deploy.md), so
+// that a request repeated after a lost answer stores and mails nothing twice.
+func idempotencyKey(r *http.Request) (key string, ok bool) {
+	values := r.Header.Values("Idempotency-Key")
+	switch len(values) {
+	case 0:
+		return "", true
+	case 1:
+	default:
+		return "", false
+	}
+	key = strings.TrimSpace(values[0])
+	if len(key) >= 2 && key[0] == '"' && key[len(key)-1] == '"' {
+		key = key[1 : len(key)-1]
+	}
+	if key == "" || len(key) > 255 {
+		return "", false
+	}
+	for i := range len(key) {
+		if key[i] < 0x21 || key[i] > 0x7e {
+			return "", false
+		}
+	}
+	return key, true
 }
 
 // signedUp is the 200 answer of the sign-ups, new or repeated alike (so the
@@ -463,7 +496,7 @@ func (f *functions) handleFunctionOther(w http.ResponseWriter, r *http.Request) 
 // corsAllowHeaders are the request headers a cross-origin caller may send:
 // those of the official client (authorization, apikey, x-client-info,
 // x-region) and the body's content-type.
-const corsAllowHeaders = "authorization, apikey, content-type, x-client-info, x-region"
+const corsAllowHeaders = "authorization, apikey, content-type, x-client-info, x-region, idempotency-key"
 
 // handleFunctionPreflight handles OPTIONS /functions/v1/{name}: the CORS
 // preflight. Only origins in --allowed-origins pass; with none configured,

@@ -56,8 +56,8 @@ var (
 // downStore is a store whose database cannot be reached.
 type downStore struct{}
 
-func (downStore) CreateContactMessage(context.Context, contact.Message, *notify.Email) error {
-	return fmt.Errorf("insert contact message: %w", store.ErrUnavailable)
+func (downStore) CreateContactMessage(context.Context, contact.Message, *notify.Email) (contact.Message, error) {
+	return contact.Message{}, fmt.Errorf("insert contact message: %w", store.ErrUnavailable)
 }
 func (downStore) JoinWaitlist(context.Context, signup.WaitlistEntry) (bool, error) {
 	return false, fmt.Errorf("insert waitlist entry: %w", store.ErrUnavailable)
@@ -230,7 +230,7 @@ func TestFunctions(t *testing.T) {
 			wantStatus: 404, wantBody: map[string]any{"error": "Function not found"}},
 		{name: "CORS preflight from an allowed origin", method: "OPTIONS", path: "/functions/v1/submit-contact",
 			headers:    map[string]string{"Origin": "https://partner.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, apikey, content-type, x-client-info"},
-			wantStatus: 204, wantHeader: map[string]string{"Access-Control-Allow-Origin": "https://partner.example", "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Allow-Headers": "authorization, apikey, content-type, x-client-info, x-region", "Vary": "Origin"}},
+			wantStatus: 204, wantHeader: map[string]string{"Access-Control-Allow-Origin": "https://partner.example", "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Allow-Headers": "authorization, apikey, content-type, x-client-info, x-region, idempotency-key", "Vary": "Origin"}},
 		{name: "CORS preflight from another origin", method: "OPTIONS", path: "/functions/v1/submit-contact",
 			headers:    map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
 			wantStatus: 403, wantHeader: map[string]string{"Access-Control-Allow-Origin": ""}, wantBody: map[string]any{"error": "Origin not allowed"}},
@@ -301,8 +301,8 @@ func TestFunctionsStoreDown(t *testing.T) {
 // unreachable (a bug, a constraint): a 500.
 type brokenStore struct{}
 
-func (brokenStore) CreateContactMessage(context.Context, contact.Message, *notify.Email) error {
-	return errors.New("insert contact message: constraint violated")
+func (brokenStore) CreateContactMessage(context.Context, contact.Message, *notify.Email) (contact.Message, error) {
+	return contact.Message{}, errors.New("insert contact message: constraint violated")
 }
 func (brokenStore) JoinWaitlist(context.Context, signup.WaitlistEntry) (bool, error) {
 	return false, errors.New("insert waitlist entry: constraint violated")
@@ -632,5 +632,48 @@ func TestFunctionsInvalidText(t *testing.T) {
 	subs, _ := db.ListSubscribers(ctx)
 	if len(stored)+len(wl)+len(subs) != 0 {
 		t.Errorf("stored %+v, %+v, %+v; want nothing", stored, wl, subs)
+	}
+}
+
+// TestFunctionsIdempotencyKey: a contact message sent again with the same
+// Idempotency-Key (a balancer's retry, a page's second try) is answered as
+// the first was and stored once; a malformed key is refused.
+func TestFunctionsIdempotencyKey(t *testing.T) {
+	db := storetest.MustOpen(t, store.Config{DataDir: t.TempDir()})
+	h := newHandler(t, db, server.FunctionsConfig{})
+	send := func(key ...string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("POST", "/functions/v1/submit-contact", strings.NewReader(validContact))
+		req.Header.Set("Content-Type", "application/json")
+		for _, k := range key {
+			req.Header.Add("Idempotency-Key", k)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	first, again, quoted := send("req-7f3a"), send("req-7f3a"), send(`"req-7f3a"`)
+	for _, rec := range []*httptest.ResponseRecorder{first, again, quoted} {
+		if rec.Code != 200 {
+			t.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	}
+	if again.Body.String() != first.Body.String() || quoted.Body.String() != first.Body.String() {
+		t.Errorf("repeat answered %s and %s, first %s: want the same message", again.Body, quoted.Body, first.Body)
+	}
+	if other := send("req-other"); other.Body.String() == first.Body.String() {
+		t.Errorf("another key answered the first message: %s", other.Body)
+	}
+	for _, bad := range [][]string{{""}, {"with space"}, {strings.Repeat("k", 256)}, {"naïve"}, {"a", "b"}} {
+		rec := send(bad...)
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), msgs.InvalidIdempotencyKey) {
+			t.Errorf("key %q: %d %s, want 400 with the rules' message", bad, rec.Code, rec.Body)
+		}
+	}
+	stored, err := db.ListContactMessages(context.Background(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != 2 {
+		t.Errorf("%d messages stored, want 2 (one per key)", len(stored))
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -15,26 +16,32 @@ import (
 // database tell each other of committed changes.
 const changeChannel = "studio_changes"
 
-// changed publishes a committed change of one row of table. On SQLite this
-// server is the only one: the change goes on its bus at once. On PostgreSQL
-// it is sent with NOTIFY, which every server following the database (this
-// one included, see FollowChanges) hears and puts on its bus; if the NOTIFY
-// fails, this server's bus gets it at least.
-func (s *DB) changed(table, typ string, key ...string) {
-	c := changes.Change{Table: table, Type: typ, Key: key, At: time.Now()}
-	if !s.d.postgres {
-		s.changes.Publish(c)
-		return
+// announce tells every server of the store about changes that tx makes. On
+// PostgreSQL it sends them with NOTIFY inside tx, which PostgreSQL delivers
+// to every server following the database (this one included, see
+// FollowChanges) when, and only if, tx commits: no extra round trip, and
+// never a change that was rolled back. On SQLite this server is the only
+// one: the changes go on its bus once the write has committed (see
+// writeChanges).
+func (s *DB) announce(ctx context.Context, tx *sql.Tx, cs []changes.Change) error {
+	if len(cs) == 0 {
+		return nil
 	}
-	payload, err := json.Marshal(c)
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_, err = s.db.ExecContext(ctx, "SELECT pg_notify($1, $2)", changeChannel, string(payload))
+	payloads := make([]string, len(cs))
+	for i, c := range cs {
+		p, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		payloads[i] = string(p)
 	}
-	if err != nil {
-		s.changes.Publish(c)
-	}
+	_, err := tx.ExecContext(ctx, "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", changeChannel, payloads)
+	return err
+}
+
+// change is a change of one row of table, made now.
+func change(table, typ string, key ...string) changes.Change {
+	return changes.Change{Table: table, Type: typ, Key: key, At: time.Now()}
 }
 
 // FollowChanges puts the changes every server of a PostgreSQL store commits

@@ -101,22 +101,27 @@ func (s *DB) Update(ctx context.Context, q *rest.Query, set []rest.Assignment) (
 	returned := append(slices.Clone(keys), q.Select...)
 	b.WriteString(" RETURNING " + columnList(returned))
 	var rows []rest.Row
-	err := s.write(ctx, "update "+q.Table.Name, func(tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "update "+q.Table.Name, func(tx *sql.Tx) ([]changes.Change, error) {
 		var err error
-		rows, err = scanRows(ctx, tx, s.d.rebind(b.String()), b.args, returned)
-		return err
+		if rows, err = scanRows(ctx, tx, s.d.rebind(b.String()), b.args, returned); err != nil {
+			return nil, err
+		}
+		slices.SortFunc(rows, func(a, b rest.Row) int { return compareKeys(a[:len(keys)], b[:len(keys)]) })
+		made := make([]changes.Change, len(rows))
+		for i, r := range rows {
+			key := make([]string, len(keys))
+			for k := range keys {
+				key[k] = r[k].(string)
+			}
+			made[i] = change(q.Table.Store, changes.Update, key...)
+		}
+		return made, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(rows, func(a, b rest.Row) int { return compareKeys(a[:len(keys)], b[:len(keys)]) })
 	out := make([]rest.Row, len(rows))
 	for i, r := range rows {
-		key := make([]string, len(keys))
-		for k := range keys {
-			key[k] = r[k].(string)
-		}
-		s.changed(q.Table.Store, changes.Update, key...)
 		out[i] = r[len(keys):]
 	}
 	return out, nil

@@ -184,7 +184,7 @@ func seedRest(t *testing.T, db *store.DB) {
 		{ID: "m08", ReceivedAt: at(6), Name: "[bracket]", Email: "br@example.com", Message: "question?", Spam: true},
 	}
 	for _, m := range msgs {
-		if err := db.CreateContactMessage(ctx, m, nil); err != nil {
+		if _, err := db.CreateContactMessage(ctx, m, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -223,7 +223,7 @@ func TestRestUpdate(t *testing.T) {
 		t.Run(engine.Name, func(t *testing.T) {
 			db := engine.New(t)
 			ctx := context.Background()
-			if err := db.CreateContactMessage(ctx, message("m01", t0), nil); err != nil {
+			if _, err := db.CreateContactMessage(ctx, message("m01", t0), nil); err != nil {
 				t.Fatal(err)
 			}
 			follow(t, db) // on PostgreSQL, changes come back through NOTIFY

@@ -201,40 +201,85 @@ func (s *DB) inTx(ctx context.Context, f func(*sql.Tx) error) error {
 // write runs f in a transaction once the schema is ready, labelling errors
 // with op and marking failures to reach the database as ErrUnavailable.
 func (s *DB) write(ctx context.Context, op string, f func(*sql.Tx) error) error {
+	return s.writeChanges(ctx, op, func(tx *sql.Tx) ([]changes.Change, error) { return nil, f(tx) })
+}
+
+// writeChanges is write for an f that returns the changes it made, which
+// every server of the store hears of once they are committed (announce).
+func (s *DB) writeChanges(ctx context.Context, op string, f func(*sql.Tx) ([]changes.Change, error)) error {
 	if err := s.ready(ctx); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if err := s.inTx(ctx, f); err != nil {
+	var made []changes.Change
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if made, err = f(tx); err != nil || !s.d.postgres {
+			return err
+		}
+		return s.announce(ctx, tx, made)
+	})
+	if err != nil {
 		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+	}
+	if !s.d.postgres {
+		for _, c := range made {
+			s.changes.Publish(c)
+		}
 	}
 	return nil
 }
 
 // CreateContactMessage commits m and, when email is not nil, queues the
 // notification in the outbox in the same transaction: either both are
-// stored or neither is.
-func (s *DB) CreateContactMessage(ctx context.Context, m contact.Message, email *notify.Email) error {
-	err := s.write(ctx, "insert contact message", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO contact_messages
-			(id, received_at, name, email, company, phone, message, spam) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-			m.ID, s.d.timeArg(m.ReceivedAt), m.Name, m.Email, m.Company, m.Phone, m.Message, m.Spam)
+// stored or neither is. It returns m; but when a message with m's
+// IdempotencyKey is stored already (the same request, repeated), it stores
+// nothing and returns that message.
+func (s *DB) CreateContactMessage(ctx context.Context, m contact.Message, email *notify.Email) (contact.Message, error) {
+	stored := m
+	err := s.writeChanges(ctx, "insert contact message", func(tx *sql.Tx) ([]changes.Change, error) {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO contact_messages
+			(id, received_at, name, email, company, phone, message, spam, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (idempotency_key) DO NOTHING`),
+			m.ID, s.d.timeArg(m.ReceivedAt), m.Name, m.Email, m.Company, m.Phone, m.Message, m.Spam, nullIfEmpty(m.IdempotencyKey))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if email == nil {
-			return nil
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err == nil {
+				stored, err = s.contactMessageByKey(ctx, tx, m.IdempotencyKey)
+			}
+			return nil, err
 		}
-		_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
-			(contact_message_id, mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-			m.ID, email.From, strings.Join(email.To, "\n"), email.ReplyTo, email.Subject, email.Body,
-			s.d.timeArg(m.ReceivedAt), s.d.timeArg(m.ReceivedAt))
-		return err
+		if email != nil {
+			_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
+				(contact_message_id, mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+				m.ID, email.From, strings.Join(email.To, "\n"), email.ReplyTo, email.Subject, email.Body,
+				s.d.timeArg(m.ReceivedAt), s.d.timeArg(m.ReceivedAt))
+		}
+		return []changes.Change{change("contact_messages", changes.Insert, m.ID)}, err
 	})
-	if err == nil {
-		s.changed("contact_messages", changes.Insert, m.ID)
+	if err != nil {
+		return contact.Message{}, err
 	}
-	return err
+	return stored, nil
+}
+
+// contactMessageByKey reads the message stored under an idempotency key.
+func (s *DB) contactMessageByKey(ctx context.Context, tx *sql.Tx, key string) (contact.Message, error) {
+	m := contact.Message{IdempotencyKey: key}
+	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, received_at, name, email, company, phone, message, spam
+		FROM contact_messages WHERE idempotency_key = ?`), key).
+		Scan(&m.ID, s.d.timeDest(&m.ReceivedAt), &m.Name, &m.Email, &m.Company, &m.Phone, &m.Message, &m.Spam)
+	return m, err
+}
+
+// nullIfEmpty is nil for "" (stored as NULL), else s.
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // ListContactMessages returns the messages received at or after since,
@@ -257,12 +302,9 @@ func (s *DB) ListContactMessages(ctx context.Context, since time.Time) ([]contac
 // JoinWaitlist adds e unless its address is already on the product's
 // waitlist; created reports which.
 func (s *DB) JoinWaitlist(ctx context.Context, e signup.WaitlistEntry) (created bool, err error) {
-	created, err = s.insertOnce(ctx, "insert waitlist entry", `INSERT INTO waitlist_entries (product_id, email, joined_at)
-		VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, e.ProductID, e.Email, s.d.timeArg(e.JoinedAt))
-	if created {
-		s.changed("waitlist_entries", changes.Insert, e.ProductID, e.Email)
-	}
-	return created, err
+	return s.insertOnce(ctx, "insert waitlist entry", change("waitlist_entries", changes.Insert, e.ProductID, e.Email),
+		`INSERT INTO waitlist_entries (product_id, email, joined_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+		e.ProductID, e.Email, s.d.timeArg(e.JoinedAt))
 }
 
 // ListWaitlist returns every waitlist entry, by product, oldest first.
@@ -283,25 +325,24 @@ func (s *DB) ListWaitlist(ctx context.Context) ([]signup.WaitlistEntry, error) {
 // Subscribe adds sub unless its address is already subscribed; created
 // reports which.
 func (s *DB) Subscribe(ctx context.Context, sub signup.Subscriber) (created bool, err error) {
-	created, err = s.insertOnce(ctx, "insert newsletter subscriber", `INSERT INTO newsletter_subscribers (email, subscribed_at)
-		VALUES (?, ?) ON CONFLICT DO NOTHING`, sub.Email, s.d.timeArg(sub.SubscribedAt))
-	if created {
-		s.changed("newsletter_subscribers", changes.Insert, sub.Email)
-	}
-	return created, err
+	return s.insertOnce(ctx, "insert newsletter subscriber", change("newsletter_subscribers", changes.Insert, sub.Email),
+		`INSERT INTO newsletter_subscribers (email, subscribed_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+		sub.Email, s.d.timeArg(sub.SubscribedAt))
 }
 
 // insertOnce runs an INSERT … ON CONFLICT DO NOTHING; created reports
-// whether it added the row.
-func (s *DB) insertOnce(ctx context.Context, op, query string, args ...any) (created bool, err error) {
-	err = s.write(ctx, op, func(tx *sql.Tx) error {
+// whether it added the row, which is then announced as c.
+func (s *DB) insertOnce(ctx context.Context, op string, c changes.Change, query string, args ...any) (created bool, err error) {
+	err = s.writeChanges(ctx, op, func(tx *sql.Tx) ([]changes.Change, error) {
 		res, err := tx.ExecContext(ctx, s.d.rebind(query), args...)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		n, err := res.RowsAffected()
-		created = n == 1
-		return err
+		if created = n == 1; !created {
+			return nil, err
+		}
+		return []changes.Change{c}, err
 	})
 	return created, err
 }

@@ -29,6 +29,7 @@ func TestStore(t *testing.T) {
 			t.Run("list since", func(t *testing.T) { testListSince(t, engine) })
 			t.Run("outbox e-mail is queued with its message", func(t *testing.T) { testOutboxQueued(t, engine) })
 			t.Run("message and e-mail commit together or not at all", func(t *testing.T) { testAtomic(t, engine) })
+			t.Run("a repeated idempotency key stores and queues nothing", func(t *testing.T) { testIdempotencyKey(t, engine) })
 			t.Run("claiming e-mails: lease, retry, sent", func(t *testing.T) { testClaim(t, engine) })
 			t.Run("waitlist is idempotent", func(t *testing.T) { testWaitlist(t, engine) })
 			t.Run("newsletter is idempotent", func(t *testing.T) { testNewsletter(t, engine) })
@@ -59,7 +60,7 @@ func testContactRoundTrip(t *testing.T, engine storetest.Engine) {
 		{ID: "03", ReceivedAt: t0.Add(2 * time.Second), Name: "Bot", Email: "bot@example.com", Message: "buy", Spam: true},
 	}
 	for _, m := range want {
-		if err := db.CreateContactMessage(ctx, m, nil); err != nil {
+		if _, err := db.CreateContactMessage(ctx, m, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -76,7 +77,7 @@ func testListSince(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
 	for i := range 5 {
-		if err := db.CreateContactMessage(ctx, message(fmt.Sprint(i), t0.Add(time.Duration(i)*time.Hour)), nil); err != nil {
+		if _, err := db.CreateContactMessage(ctx, message(fmt.Sprint(i), t0.Add(time.Duration(i)*time.Hour)), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,10 +99,10 @@ var email = notify.Email{From: "site@studio.test", To: []string{"a@studio.test",
 func testOutboxQueued(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
-	if err := db.CreateContactMessage(ctx, message("with", t0), &email); err != nil {
+	if _, err := db.CreateContactMessage(ctx, message("with", t0), &email); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateContactMessage(ctx, message("without", t0), nil); err != nil {
+	if _, err := db.CreateContactMessage(ctx, message("without", t0), nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.ListOutbox(ctx)
@@ -123,14 +124,63 @@ func testOutboxQueued(t *testing.T, engine storetest.Engine) {
 	}
 }
 
+func testIdempotencyKey(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	first := message("first", t0)
+	first.IdempotencyKey = "key-1"
+	// Repeats of one request, some at once (a balancer's retry racing the
+	// original), each with a new id as the contact service makes them.
+	var wg sync.WaitGroup
+	got := make([]contact.Message, 8)
+	errs := make([]error, len(got))
+	for i := range got {
+		wg.Go(func() {
+			m := first
+			m.ID = fmt.Sprintf("attempt-%d", i)
+			got[i], errs[i] = db.CreateContactMessage(ctx, m, &email)
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatalf("attempt %d: %v", i, errs[i])
+		}
+		if got[i].ID != got[0].ID || !got[i].ReceivedAt.Equal(got[0].ReceivedAt) {
+			t.Errorf("attempt %d answered %s, attempt 0 %s: want one message", i, got[i].ID, got[0].ID)
+		}
+	}
+	other := message("other", t0)
+	other.IdempotencyKey = "key-2"
+	for _, m := range []contact.Message{other, message("no-key-1", t0), message("no-key-2", t0)} {
+		if stored, err := db.CreateContactMessage(ctx, m, &email); err != nil || stored.ID != m.ID {
+			t.Fatalf("%s: stored %s, %v", m.ID, stored.ID, err)
+		}
+	}
+	msgs, err := db.ListContactMessages(ctx, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 4 {
+		t.Errorf("%d messages stored, want 4 (one per key, and both without)", len(msgs))
+	}
+	outbox, err := db.ListOutbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outbox) != 4 {
+		t.Errorf("%d e-mails queued, want 4", len(outbox))
+	}
+}
+
 func testAtomic(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
-	if err := db.CreateContactMessage(ctx, message("dup", t0), nil); err != nil {
+	if _, err := db.CreateContactMessage(ctx, message("dup", t0), nil); err != nil {
 		t.Fatal(err)
 	}
 	// The second insert fails on the duplicate id: its e-mail must not stay queued.
-	if err := db.CreateContactMessage(ctx, message("dup", t0), &email); err == nil {
+	if _, err := db.CreateContactMessage(ctx, message("dup", t0), &email); err == nil {
 		t.Fatal("duplicate id accepted")
 	}
 	outbox, err := db.ListOutbox(ctx)
@@ -150,7 +200,7 @@ func testClaim(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
 	for i := range 3 {
-		if err := db.CreateContactMessage(ctx, message(fmt.Sprint(i), t0.Add(time.Duration(i)*time.Second)), &email); err != nil {
+		if _, err := db.CreateContactMessage(ctx, message(fmt.Sprint(i), t0.Add(time.Duration(i)*time.Second)), &email); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -273,7 +323,8 @@ func testConcurrent(t *testing.T, engine storetest.Engine) {
 	errs := make(chan error, n)
 	for i := range n {
 		wg.Go(func() {
-			errs <- db.CreateContactMessage(ctx, message(fmt.Sprintf("m%02d", i), t0.Add(time.Duration(i)*time.Millisecond)), &email)
+			_, err := db.CreateContactMessage(ctx, message(fmt.Sprintf("m%02d", i), t0.Add(time.Duration(i)*time.Millisecond)), &email)
+			errs <- err
 		})
 	}
 	wg.Wait()
@@ -303,7 +354,7 @@ func testReopen(t *testing.T, engine storetest.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateContactMessage(ctx, message("kept", t0), nil); err != nil {
+	if _, err := db.CreateContactMessage(ctx, message("kept", t0), nil); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -333,7 +384,7 @@ func TestUnreachablePostgres(t *testing.T) {
 		t.Fatalf("Open = %v, want a store that reports unavailability on use", err)
 	}
 	defer db.Close()
-	err = db.CreateContactMessage(ctx, message("x", t0), nil)
+	_, err = db.CreateContactMessage(ctx, message("x", t0), nil)
 	if !errors.Is(err, store.ErrUnavailable) {
 		t.Errorf("CreateContactMessage = %v, want ErrUnavailable", err)
 	}
@@ -386,11 +437,19 @@ func testChanges(t *testing.T, engine storetest.Engine) {
 	sub, otherSub := db.Changes().Subscribe(10), other.Changes().Subscribe(10)
 	defer sub.Close()
 	defer otherSub.Close()
-	if err := db.CreateContactMessage(ctx, message("m1", t0), nil); err != nil {
+	if _, err := db.CreateContactMessage(ctx, message("m1", t0), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateContactMessage(ctx, message("m1", t0), nil); err == nil {
+	if _, err := db.CreateContactMessage(ctx, message("m1", t0), nil); err == nil {
 		t.Fatal("a second message with the same id was stored")
+	}
+	keyed := message("m2", t0)
+	keyed.IdempotencyKey = "k"
+	for range 2 { // the repeat stores nothing, so announces nothing
+		if _, err := db.CreateContactMessage(ctx, keyed, nil); err != nil {
+			t.Fatal(err)
+		}
+		keyed.ID = "m3"
 	}
 	for range 2 { // the second join and subscription change nothing
 		if _, err := db.JoinWaitlist(ctx, signup.WaitlistEntry{ProductID: "nova", Email: "a@example.com", JoinedAt: t0}); err != nil {
@@ -400,7 +459,7 @@ func testChanges(t *testing.T, engine storetest.Engine) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"INSERT contact_messages m1", "INSERT waitlist_entries nova|a@example.com", "INSERT newsletter_subscribers b@example.com"}
+	want := []string{"INSERT contact_messages m1", "INSERT contact_messages m2", "INSERT waitlist_entries nova|a@example.com", "INSERT newsletter_subscribers b@example.com"}
 	if diff := cmp.Diff(want, received(t, sub, len(want))); diff != "" {
 		t.Errorf("changes on the server that made them (-want +got):\n%s", diff)
 	}

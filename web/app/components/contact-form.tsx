@@ -3,7 +3,7 @@ import { CheckCircle2 } from "lucide-react";
 import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
 import { contactForm } from "~/content/contact";
-import { FUNCTIONS_BASE, FunctionError, invokeFunction } from "~/lib/functions";
+import { FUNCTIONS_BASE, FunctionError, invokeFunction, newIdempotencyKey } from "~/lib/functions";
 import { useHydrated } from "~/lib/hydrated";
 import { contactRules, honeypotField, validate, type FieldErrors } from "~/lib/validation";
 
@@ -31,6 +31,8 @@ function ContactForm({ onSent }: { onSent: () => void }) {
   const [submitting, setSubmitting] = useState(false);
   const honeypot = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  // One key per message: sending it again unchanged (after a failure whose answer was lost) cannot store it twice.
+  const messageKey = useRef<string | undefined>(undefined);
   const id = useId();
   const hydrated = useHydrated();
 
@@ -48,6 +50,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
   }
 
   function update(field: FieldName, value: string) {
+    messageKey.current = undefined;
     setValues((v) => ({ ...v, [field]: value }));
     if (errors[field]) {
       // Re-check the field as it is corrected, so the message leaves at once.
@@ -71,6 +74,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
       return;
     }
     setSubmitting(true);
+    messageKey.current ??= newIdempotencyKey();
     try {
       const v = checked.values;
       await invokeFunction("submit-contact", {
@@ -80,7 +84,8 @@ function ContactForm({ onSent }: { onSent: () => void }) {
         phone: v.phone,
         message: v.message,
         [honeypotField]: honeypot.current?.value ?? "",
-      });
+      }, { idempotencyKey: messageKey.current });
+      messageKey.current = undefined;
       toast({ title: contactForm.success.toastTitle, description: contactForm.success.toastDescription });
       setValues(emptyForm);
       onSent();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { FunctionError, GENERIC_FAILURE, invokeFunction } from "./functions";
+import { FunctionError, GENERIC_FAILURE, invokeFunction, newIdempotencyKey } from "./functions";
 import { joinWaitlist, subscribeNewsletter } from "./signup";
 
 function jsonResponse(status: number, body: unknown): Response {
@@ -14,6 +14,17 @@ describe("invokeFunction", () => {
     expect(fetch).toHaveBeenCalledWith("/functions/v1/submit-contact", expect.objectContaining({ method: "POST", body: '{"name":"Ada"}' }));
     const init = (fetch.mock.calls[0] as unknown as [string, RequestInit])[1];
     expect(new Headers(init.headers).get("Content-Type")).toBe("application/json");
+  });
+
+  it("sends an Idempotency-Key only when given one", async () => {
+    const fetch = vi.fn(async () => jsonResponse(200, { id: "m1" }));
+    const key = newIdempotencyKey();
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(newIdempotencyKey()).not.toBe(key);
+    await invokeFunction("submit-contact", {}, { fetch, idempotencyKey: key });
+    await invokeFunction("submit-contact", {}, { fetch });
+    const sent = (fetch.mock.calls as unknown as [string, RequestInit][]).map(([, init]) => new Headers(init.headers).get("Idempotency-Key"));
+    expect(sent).toEqual([key, null]);
   });
 
   it("rejects with the server's message and fields on a 400", async () => {

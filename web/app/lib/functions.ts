@@ -34,7 +34,16 @@ export type InvokeOptions = {
   baseUrl?: string;
   fetch?: typeof fetch;
   signal?: AbortSignal;
+  /** Sent as the Idempotency-Key header: a call repeated with the same key
+   * (after an answer was lost) is answered as the first and stores nothing again. */
+  idempotencyKey?: string;
 };
+
+/** newIdempotencyKey is 128 random bits in hex (crypto.randomUUID is only
+ * offered in secure contexts; getRandomValues everywhere). */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** invokeFunction calls a backend function and resolves with its answer. */
 export async function invokeFunction<T = unknown>(name: string, body: unknown, options: InvokeOptions = {}): Promise<T> {
@@ -43,7 +52,7 @@ export async function invokeFunction<T = unknown>(name: string, body: unknown, o
   try {
     response = await doFetch(`${options.baseUrl ?? ""}${FUNCTIONS_BASE}/${name}`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", ...(options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}) },
       body: JSON.stringify(body),
       signal: options.signal,
     });
