@@ -43,10 +43,13 @@ deps-test:
 # Debian's postgresql when missing, starts it on a free loopback port, and
 # stops it afterwards): the store suite, the outbox, the CLI and the
 # durability test run against both SQLite and PostgreSQL. The durability
-# test (cmd/studio) kills and restarts the binary under load.
+# test (cmd/studio) kills and restarts the binary under load. The rolling
+# upgrade test (cmd/studio/upgrade_test.go) runs the previous release
+# (deploy/previous-release, built once into bin/previous/) beside this one.
 test-go:
 	go vet ./...
-	scripts/with-postgres go test ./...
+	previous=$$(scripts/build-previous-release) && \
+		STUDIO_PREVIOUS_BINARY=$$previous scripts/with-postgres go test ./...
 
 test-web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run typecheck

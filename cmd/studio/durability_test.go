@@ -30,7 +30,13 @@ type studioProc struct {
 // startStudio runs "studio serve" with args and waits until it listens.
 func startStudio(t *testing.T, env []string, args ...string) (base string, p *studioProc) {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	return startBinary(t, binary, env, args...)
+}
+
+// startBinary is startStudio with another studio binary (upgrade_test.go).
+func startBinary(t *testing.T, bin string, env []string, args ...string) (base string, p *studioProc) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
