@@ -2,11 +2,8 @@
  * The staff console at /admin, as staff use it, against a studio server of
  * its own (port E2E_PORT+10 and up, one a worker) whose sign-in mails go to a real SMTP peer.
  *
- * The console talks to three services of the binary: /auth/v1 (here now),
- * /rest/v1 and /realtime/v1 (branch `rest`) and TOTP MFA in /auth/v1 (branch
- * `mfa`). A test that needs a service the binary does not offer yet is
- * marked fixme with the reason, found by asking the server at start; it runs
- * by itself once the service is merged. Nothing here stands in for a backend.
+ * The console talks to the binary's /auth/v1 (with TOTP MFA), /rest/v1 and
+ * /realtime/v1. Nothing here stands in for a backend.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect, type Browser, type Page } from "@playwright/test";
@@ -17,27 +14,14 @@ import { enrolTotp, mailedSignIn, passTwoStep, signIn, startStudio, type Studio 
 
 /** Each worker runs a server of its own, on a port above those of playwright.config.ts. */
 const basePort = Number(process.env.E2E_PORT ?? 4319) + 10;
-const NEEDS_REST = "needs rest/v1 (branch `rest`), not in this binary yet";
-const NEEDS_REALTIME = "needs realtime/v1 (branch `rest`), not in this binary yet";
-const NEEDS_MFA = "needs TOTP MFA in /auth/v1 (branch `mfa`), not in this binary yet";
 const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 let studio: Studio;
-/** What the binary offers, asked once: each service answers its own 4xx JSON when present, the site's 404 page when not. */
-const has = { rest: false, realtime: false, mfa: false };
-
 let port = 0;
 
-test.beforeAll(async ({ request }, info) => {
+test.beforeAll(async ({}, info) => {
   port = basePort + 2 * info.workerIndex;
   studio = await startStudio(port);
-  const rest = await request.get(`${studio.base}/rest/v1/contact_messages`);
-  has.rest = !(rest.headers()["content-type"] ?? "").startsWith("text/html");
-  // A plain GET of the websocket endpoint: the site's 404 page at once when there is none.
-  const realtime = await request.get(`${studio.base}/realtime/v1/websocket`, { timeout: 3_000 }).catch(() => undefined);
-  has.realtime = !realtime || !(realtime.headers()["content-type"] ?? "").startsWith("text/html");
-  const factors = await request.post(`${studio.base}/auth/v1/factors`, { data: {} });
-  has.mfa = factors.status() !== 404;
 });
 
 test.afterAll(async () => {
@@ -185,8 +169,7 @@ test.describe("sign-in", () => {
     await first.goto(`${studio.base}/admin/account`);
     await first.getByRole("button", { name: accountCopy.signOut.everywhere }).click();
     await expect(first.getByRole("heading", { name: signInCopy.title })).toBeVisible();
-    // Live, the server closes the other browser's realtime connection; without realtime it finds out on its next load.
-    if (!has.realtime) await second.reload();
+    // Live: the server closes the other browser's realtime connection.
     await expect(second.getByRole("heading", { name: signInCopy.title })).toBeVisible({ timeout: 10_000 });
     await expect(second.getByText(signInCopy.expired)).toBeVisible();
     await expect(second.getByLabel(signInCopy.emailLabel)).toHaveValue(email);
@@ -223,7 +206,6 @@ test.describe("sign-in", () => {
 
 test.describe("two-step sign-in (TOTP)", () => {
   test("enrol an authenticator from the account page, sign out, sign in again with the TOTP code, remove it", async ({ browser }) => {
-    test.fixme(!has.mfa, NEEDS_MFA);
     test.setTimeout(120_000); // a TOTP code may have to wait for the next 30 s window
     const email = addStaff("Katherine");
     const page = await newPage(browser);
@@ -248,7 +230,6 @@ test.describe("two-step sign-in (TOTP)", () => {
   });
 
   test("with --require-mfa, staff without an authenticator set one up before any data shows", async ({ browser }) => {
-    test.fixme(!has.mfa || !has.rest, `${NEEDS_MFA}; ${NEEDS_REST}`);
     test.setTimeout(120_000);
     const strict = await startStudio(port + 1, ["--require-mfa"]);
     try {
@@ -267,7 +248,6 @@ test.describe("two-step sign-in (TOTP)", () => {
 
 test.describe("inbox, waitlist and subscribers", () => {
   test("a message sent from /contact appears live in an open inbox; handled by one, seen by another", async ({ browser }) => {
-    test.fixme(!has.rest || !has.realtime, `${NEEDS_REST}; ${NEEDS_REALTIME}`);
     test.setTimeout(90_000); // three browsers, and axe on the message once the notices have gone
     const ada = await newPage(browser);
     await signIn(ada, studio, addStaff("Ada"), { fromCli: true });
@@ -318,7 +298,6 @@ test.describe("inbox, waitlist and subscribers", () => {
   });
 
   test("filter, search and page through the inbox; the honeypot's catch is under spam; the open count is in the navigation", async ({ browser }) => {
-    test.fixme(!has.rest, NEEDS_REST);
     const page = await newPage(browser);
     const tag = Date.now().toString(36);
     for (let i = 1; i <= 30; i++) await submitContact(page, { name: `Bulk ${tag} ${String(i).padStart(2, "0")}`, company: i % 2 ? "Acme" : null });
@@ -352,7 +331,6 @@ test.describe("inbox, waitlist and subscribers", () => {
   });
 
   test("the inbox's CSV export has the rows of `studio messages list --format csv`", async ({ browser }) => {
-    test.fixme(!has.rest, NEEDS_REST);
     const page = await newPage(browser);
     // Messages of this test only (another worker may add its own meanwhile): a tag the search finds.
     const tag = `csv${Date.now().toString(36)}`;
@@ -378,7 +356,6 @@ test.describe("inbox, waitlist and subscribers", () => {
   });
 
   test("the waitlist counts sign-ups per product; subscribers are listed newest first; both export", async ({ browser }) => {
-    test.fixme(!has.rest, NEEDS_REST);
     const page = await newPage(browser);
     const tag = Date.now().toString(36);
     for (const [product, who] of [["saas-2", "w1"], ["saas-2", "w2"], ["saas-3", "w3"]] as const) {

@@ -190,8 +190,22 @@ test.describe("cookie banner", () => {
       const box = (await page.getByRole("link", { name, exact: true }).first().boundingBox())!;
       expect(box.y + box.height, `${name} is above the banner`).toBeLessThanOrEqual(b.y);
     }
-    // Scrolled to the end, the banner sits below the footer instead of over it.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // Scrolled to the end, the banner sits below the footer instead of over it. Sections below the
+    // first are laid out as they near the viewport (content-visibility), which moves the end: scroll
+    // until it stays, as a visitor pressing End does.
+    let height = -1;
+    await expect
+      .poll(async () => {
+        const now = await page.evaluate(async () => {
+          window.scrollTo({ top: document.documentElement.scrollHeight, behavior: "instant" });
+          await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
+          return document.documentElement.scrollHeight;
+        });
+        const settled = now === height;
+        height = now;
+        return settled;
+      })
+      .toBe(true);
     const footerLink = page.getByRole("contentinfo").getByRole("link", { name: "Affiliate Disclosure" });
     const link = (await footerLink.boundingBox())!;
     const after = (await banner.boundingBox())!;
