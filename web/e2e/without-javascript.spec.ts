@@ -6,6 +6,7 @@
  */
 import { test, expect } from "./fixtures";
 import { consoleShell } from "../app/content/console";
+import { themeChoiceLabels } from "../app/content/site";
 
 test.use({ javaScriptEnabled: false });
 
@@ -18,4 +19,17 @@ test("/admin says the console needs JavaScript, and not that it is loading", asy
   await expect(page.getByText(consoleShell.loading)).toBeAttached();
   await expect(page.getByText(consoleShell.loading)).toBeHidden();
   await expect(page.getByRole("status")).toHaveCount(0);
+});
+
+test("the header's theme toggle and the footer's theme choice are not shown", async ({ page }) => {
+  await page.goto("/");
+  const toggleSlot = page.getByTestId("theme-toggle-slot");
+  await expect(toggleSlot).toBeAttached();
+  await expect(toggleSlot).toBeHidden();
+  await expect(page.getByRole("button", { name: /theme/i })).toHaveCount(0);
+
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.locator("fieldset")).toBeAttached();
+  // Hidden from assistive technology too: no empty "Theme" group to land on.
+  await expect(footer.getByRole("group", { name: themeChoiceLabels.legend })).toHaveCount(0);
 });
