@@ -122,6 +122,14 @@ const (
 	problemInternal    = "internal"    // the 500s
 )
 
+// The outcomes of the rejections that are answered as they are, never
+// redirected to a problem page: a body that is neither JSON nor a form
+// (415), and a form posted from another site's page (403).
+const (
+	outcomeUnsupportedMediaType = "unsupported-media-type"
+	outcomeCrossSiteForm        = "cross-site-form"
+)
+
 // fieldProblem is the reason a native form post fails for when field is bad.
 type fieldProblem struct{ field, reason string }
 
@@ -258,7 +266,8 @@ func (c *call) reasonOf(fe *form.Error) string {
 // begin checks the content type, origin and size of a function's request
 // and returns how to answer it and its body as the JSON object the
 // function's decoder reads (a form post is turned into one). Otherwise it
-// answers (415, 403, 413, 400 or their redirects) and returns false.
+// answers (415, 403, 413, 400 or their redirects), counts the outcome and
+// returns false.
 func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, problems []fieldProblem) (*call, []byte, bool) {
 	c := &call{w: w, problems: problems, function: name, outcome: f.metrics.Submission}
 	switch mediaType(r.Header.Get("Content-Type")) {
@@ -266,11 +275,13 @@ func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, p
 	case "application/x-www-form-urlencoded":
 		c.native = true
 		if !f.formOriginAllowed(r) {
+			c.outcome(c.function, outcomeCrossSiteForm)
 			w.Header().Set("Cache-Control", "no-store")
 			http.Error(w, "Cross-site form submissions are not allowed", http.StatusForbidden)
 			return nil, nil, false
 		}
 	default:
+		c.outcome(c.function, outcomeUnsupportedMediaType)
 		writeError(w, http.StatusUnsupportedMediaType, form.Rules.Errors.UnsupportedMediaType)
 		return nil, nil, false
 	}
