@@ -17,14 +17,23 @@ import (
 func TestMetrics(t *testing.T) {
 	addrs := serveInProcess(t, 2, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--rate-limit", "2/1h", "--auth-rate-limit", "1/1h", "--data", t.TempDir())
 	site := "http://" + addrs["http"]
-	post := func(body string) int {
-		resp, err := http.Post(site+"/functions/v1/submit-contact", "application/json", strings.NewReader(body))
+	postAs := func(contentType, origin, body string) int {
+		req, err := http.NewRequest("POST", site+"/functions/v1/submit-contact", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", contentType)
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
 		return resp.StatusCode
 	}
+	post := func(body string) int { return postAs("application/json", "", body) }
 	for path, want := range map[string]int{"/": 200, "/no-such-page": 404, "/metrics": 404} {
 		resp, err := http.Get(site + path)
 		if err != nil {
@@ -47,6 +56,14 @@ func TestMetrics(t *testing.T) {
 		if got := post(tt.body); got != tt.want {
 			t.Errorf("POST %s = %d, want %d", tt.body, got, tt.want)
 		}
+	}
+	// Refused before the rate limit: a body that is neither JSON nor a
+	// form, and a form posted from another site's page.
+	if got := postAs("text/plain", "", "Hello"); got != 415 {
+		t.Errorf("POST text/plain = %d, want 415", got)
+	}
+	if got := postAs("application/x-www-form-urlencoded", "https://evil.example", "name=Ada"); got != 403 {
+		t.Errorf("POST a form from another site = %d, want 403", got)
 	}
 
 	// A wrong code, then a request over the auth limit.
@@ -88,11 +105,15 @@ func TestMetrics(t *testing.T) {
 		`studio_http_requests_total{code="200",route="pages"} 1`,
 		`studio_http_requests_total{code="404",route="pages"} 2`,
 		`studio_http_requests_total{code="429",route="functions"} 1`,
-		`studio_http_request_duration_seconds_count{route="functions"} 4`,
+		`studio_http_requests_total{code="415",route="functions"} 1`,
+		`studio_http_requests_total{code="403",route="functions"} 1`,
+		`studio_http_request_duration_seconds_count{route="functions"} 6`,
 		`studio_submissions_total{function="submit-contact",outcome="accepted"} 1`,
 		`studio_submissions_total{function="submit-contact",outcome="spam"} 1`,
 		`studio_submissions_total{function="submit-contact",outcome="invalid"} 1`,
 		`studio_submissions_total{function="submit-contact",outcome="rate-limited"} 1`,
+		`studio_submissions_total{function="submit-contact",outcome="unsupported-media-type"} 1`,
+		`studio_submissions_total{function="submit-contact",outcome="cross-site-form"} 1`,
 		`studio_rate_limited_total{limit="functions/submit-contact"} 1`,
 		`studio_outbox_depth 0`,
 		`studio_auth_sign_ins_total{result="otp_expired"} 1`,

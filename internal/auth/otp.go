@@ -142,7 +142,7 @@ func (s *Service) queueCode(w http.ResponseWriter, r *http.Request, c codeReques
 func (s *Service) codeMail(to, purpose, code, tokenHash string, pkce bool, redirectTo string) *notify.Email {
 	link := s.cfg.SiteOrigin + "/admin"
 	if u, err := url.Parse(redirectTo); err == nil && redirectTo != "" && u.RawQuery == "" && u.Fragment == "" {
-		if origin := u.Scheme + "://" + u.Host; origin == s.cfg.SiteOrigin || s.originAllowed(origin) {
+		if origin := u.Scheme + "://" + u.Host; origin == s.cfg.SiteOrigin || s.cors.Allows(origin) {
 			link = redirectTo
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"studio/internal/cors"
 	"studio/internal/ratelimit"
 )
 
@@ -94,6 +95,7 @@ type Service struct {
 	store  Store
 	issuer string
 	mux    *http.ServeMux
+	cors   cors.Policy
 
 	limitOTP, limitVerify, limitToken namedLimit
 
@@ -143,6 +145,8 @@ func New(st Store, cfg Config) *Service {
 		limitOTP:    newNamedLimit("auth/otp", cfg.RateLimit, cfg),
 		limitVerify: newNamedLimit("auth/verify", cfg.RateLimit, cfg),
 		limitToken:  newNamedLimit("auth/token", cfg.RefreshRateLimit, cfg),
+		cors: cors.Policy{Origins: cfg.AllowedOrigins, AllowMethods: "GET, POST, PUT, DELETE, OPTIONS",
+			AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute},
 	}
 	s.mux = http.NewServeMux()
 	s.addRoutes(s.mux)
@@ -176,11 +180,8 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 
 // ServeHTTP serves a request to a path under Prefix.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if origin := r.Header.Get("Origin"); origin != "" && s.originAllowed(origin) {
-		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", origin)
-		h.Add("Vary", "Origin")
-		h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
+	if r.Method != http.MethodOptions { // a preflight is handlePreflight's
+		s.cors.Annotate(w, r)
 	}
 	http.StripPrefix(Prefix, s.mux).ServeHTTP(w, r)
 }
@@ -191,22 +192,12 @@ const (
 	corsExposeHeaders = "x-supabase-api-version, x-sb-error-code"
 )
 
-func (s *Service) originAllowed(origin string) bool {
-	return slices.Contains(s.cfg.AllowedOrigins, origin)
-}
-
 // handlePreflight handles OPTIONS under /auth/v1: the CORS preflight. Only
 // --allowed-origins pass.
 func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
-	if !s.originAllowed(r.Header.Get("Origin")) {
+	if !s.cors.Preflight(w, r) {
 		writeError(w, r, newError(http.StatusForbidden, codeValidationFailed, "Origin not allowed"))
-		return
 	}
-	h := w.Header()
-	h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
-	h.Set("Access-Control-Max-Age", "600")
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // knownPaths are the paths of routes, for the 405 answers.

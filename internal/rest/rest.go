@@ -11,11 +11,11 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/cors"
 )
 
 // Prefix is where the service is mounted.
@@ -56,6 +56,7 @@ type Service struct {
 	store Store
 	auth  Authorizer
 	cfg   Config
+	cors  cors.Policy
 }
 
 // New returns the service reading st and checking tokens with a.
@@ -63,7 +64,10 @@ func New(st Store, a Authorizer, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: st, auth: a, cfg: cfg}
+	return &Service{store: st, auth: a, cfg: cfg, cors: cors.Policy{
+		Origins: cfg.AllowedOrigins, AllowMethods: "GET, HEAD, PATCH, OPTIONS",
+		AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute,
+	}}
 }
 
 // The CORS headers: those the official client sends, and those it reads.
@@ -74,18 +78,11 @@ const (
 
 // ServeHTTP serves a request to a path under Prefix: /rest/v1/{table}.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	origin := r.Header.Get("Origin")
-	allowed := origin != "" && slices.Contains(s.cfg.AllowedOrigins, origin)
-	if allowed {
-		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", origin)
-		h.Add("Vary", "Origin")
-		h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
-	}
 	if r.Method == http.MethodOptions {
-		s.handlePreflight(w, allowed)
+		s.handlePreflight(w, r)
 		return
 	}
+	s.cors.Annotate(w, r)
 	staff, err := s.authorize(r)
 	if err != nil {
 		writeError(w, err)
@@ -140,16 +137,10 @@ func profile(r *http.Request) string {
 
 // handlePreflight answers OPTIONS: the CORS preflight. Only
 // --allowed-origins pass.
-func (s *Service) handlePreflight(w http.ResponseWriter, allowed bool) {
-	if !allowed {
+func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
+	if !s.cors.Preflight(w, r) {
 		writeError(w, &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: "Origin not allowed"})
-		return
 	}
-	h := w.Header()
-	h.Set("Access-Control-Allow-Methods", "GET, HEAD, PATCH, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
-	h.Set("Access-Control-Max-Age", "600")
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // storeFailed answers a store error: 503 when the store cannot be reached

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"studio/internal/contact"
+	"studio/internal/cors"
 	"studio/internal/form"
 	"studio/internal/metrics"
 	"studio/internal/ratelimit"
@@ -73,11 +74,19 @@ type functions struct {
 	logger  *slog.Logger
 	limits  map[string]ratelimit.Allower // by function name
 	metrics *metrics.Metrics
+	cors    cors.Policy
 }
+
+// corsAllowHeaders are the request headers a cross-origin caller may send:
+// those of the official client (authorization, apikey, x-client-info,
+// x-region), the body's content-type and the Idempotency-Key.
+const corsAllowHeaders = "authorization, apikey, content-type, x-client-info, x-region, idempotency-key"
 
 func newFunctions(d Deps) *functions {
 	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]ratelimit.Allower{},
-		metrics: d.Metrics}
+		metrics: d.Metrics, cors: cors.Policy{
+			Origins: d.Functions.AllowedOrigins, AllowMethods: "POST, OPTIONS", AllowHeaders: corsAllowHeaders, MaxAge: 10 * time.Minute,
+		}}
 	for _, name := range functionNames {
 		f.limits[name] = ratelimit.For("functions/"+name, d.Functions.RateLimit, d.Functions.Buckets, d.Functions.Now, d.Functions.BucketsUnreachable)
 	}
@@ -111,6 +120,14 @@ const (
 	problemRateLimited = "rate-limited"
 	problemUnavailable = "unavailable" // the 503s
 	problemInternal    = "internal"    // the 500s
+)
+
+// The outcomes of the rejections that are answered as they are, never
+// redirected to a problem page: a body that is neither JSON nor a form
+// (415), and a form posted from another site's page (403).
+const (
+	outcomeUnsupportedMediaType = "unsupported-media-type"
+	outcomeCrossSiteForm        = "cross-site-form"
 )
 
 // fieldProblem is the reason a native form post fails for when field is bad.
@@ -249,7 +266,8 @@ func (c *call) reasonOf(fe *form.Error) string {
 // begin checks the content type, origin and size of a function's request
 // and returns how to answer it and its body as the JSON object the
 // function's decoder reads (a form post is turned into one). Otherwise it
-// answers (415, 403, 413, 400 or their redirects) and returns false.
+// answers (415, 403, 413, 400 or their redirects), counts the outcome and
+// returns false.
 func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, problems []fieldProblem) (*call, []byte, bool) {
 	c := &call{w: w, problems: problems, function: name, outcome: f.metrics.Submission}
 	switch mediaType(r.Header.Get("Content-Type")) {
@@ -257,11 +275,13 @@ func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, p
 	case "application/x-www-form-urlencoded":
 		c.native = true
 		if !f.formOriginAllowed(r) {
+			c.outcome(c.function, outcomeCrossSiteForm)
 			w.Header().Set("Cache-Control", "no-store")
 			http.Error(w, "Cross-site form submissions are not allowed", http.StatusForbidden)
 			return nil, nil, false
 		}
 	default:
+		c.outcome(c.function, outcomeUnsupportedMediaType)
 		writeError(w, http.StatusUnsupportedMediaType, form.Rules.Errors.UnsupportedMediaType)
 		return nil, nil, false
 	}
@@ -305,7 +325,7 @@ func (f *functions) formOriginAllowed(r *http.Request) bool {
 	case 0:
 		return true
 	case 1:
-		return strings.EqualFold(origins[0], f.ownOrigin(r)) || f.originAllowed(origins[0])
+		return strings.EqualFold(origins[0], f.ownOrigin(r)) || f.cors.Allows(origins[0])
 	}
 	return false
 }
@@ -493,43 +513,25 @@ func (f *functions) handleFunctionOther(w http.ResponseWriter, r *http.Request) 
 	writeError(w, http.StatusMethodNotAllowed, form.Rules.Errors.MethodNotAllowed)
 }
 
-// corsAllowHeaders are the request headers a cross-origin caller may send:
-// those of the official client (authorization, apikey, x-client-info,
-// x-region) and the body's content-type.
-const corsAllowHeaders = "authorization, apikey, content-type, x-client-info, x-region, idempotency-key"
-
 // handleFunctionPreflight handles OPTIONS /functions/v1/{name}: the CORS
 // preflight. Only origins in --allowed-origins pass; with none configured,
 // cross-origin calls are refused (403).
 func (f *functions) handleFunctionPreflight(w http.ResponseWriter, r *http.Request) {
-	origin := r.Header.Get("Origin")
 	if !slices.Contains(functionNames, r.PathValue("name")) {
 		writeError(w, http.StatusNotFound, "Function not found")
 		return
 	}
-	if !f.originAllowed(origin) {
+	if !f.cors.Preflight(w, r) {
 		writeError(w, http.StatusForbidden, "Origin not allowed")
-		return
 	}
-	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", origin)
-	h.Add("Vary", "Origin")
-	h.Set("Access-Control-Allow-Methods", "POST, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
-	h.Set("Access-Control-Max-Age", "600")
-	w.WriteHeader(http.StatusNoContent)
 }
 
-func (f *functions) originAllowed(origin string) bool {
-	return origin != "" && slices.Contains(f.cfg.AllowedOrigins, origin)
-}
-
-// cors lets the allowed origins read the functions' answers.
-func (f *functions) cors(next http.Handler) http.Handler {
+// withCORS lets the allowed origins read the functions' answers (the
+// preflight is handleFunctionPreflight's).
+func (f *functions) withCORS(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); r.Method != http.MethodOptions && f.originAllowed(origin) {
-			w.Header().Set("Access-Control-Allow-Origin", origin)
-			w.Header().Add("Vary", "Origin")
+		if r.Method != http.MethodOptions {
+			f.cors.Annotate(w, r)
 		}
 		next.ServeHTTP(w, r)
 	})

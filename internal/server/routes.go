@@ -14,11 +14,11 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 
 	// The backend functions (functions.go), behind CORS for --allowed-origins.
 	f := newFunctions(d)
-	mux.Handle("POST /functions/v1/submit-contact", f.cors(http.HandlerFunc(f.handleContactSubmit)))
-	mux.Handle("POST /functions/v1/join-waitlist", f.cors(http.HandlerFunc(f.handleWaitlistJoin)))
-	mux.Handle("POST /functions/v1/subscribe-newsletter", f.cors(http.HandlerFunc(f.handleNewsletterSubscribe)))
+	mux.Handle("POST /functions/v1/submit-contact", f.withCORS(http.HandlerFunc(f.handleContactSubmit)))
+	mux.Handle("POST /functions/v1/join-waitlist", f.withCORS(http.HandlerFunc(f.handleWaitlistJoin)))
+	mux.Handle("POST /functions/v1/subscribe-newsletter", f.withCORS(http.HandlerFunc(f.handleNewsletterSubscribe)))
 	mux.Handle("OPTIONS /functions/v1/{name}", http.HandlerFunc(f.handleFunctionPreflight))
-	mux.Handle("/functions/v1/{name}", f.cors(http.HandlerFunc(f.handleFunctionOther))) // 405 or 404
+	mux.Handle("/functions/v1/{name}", f.withCORS(http.HandlerFunc(f.handleFunctionOther))) // 405 or 404
 
 	// Staff sign-in (package auth), GoTrue's contract; its public keys also
 	// at the site's root, where JWT libraries look for them.

@@ -2,7 +2,11 @@ import type { ReactNode } from "react";
 import { footer, footerGroups, studio } from "~/content/site";
 import { Logo } from "~/components/logo";
 
-/** SiteFooter is static HTML; the copyright line and the theme choice are islands passed in by the layout. */
+/**
+ * SiteFooter is static HTML; the copyright line and the theme choice are
+ * islands passed in by the layout. The theme choice needs a script: without
+ * JavaScript it is not shown (noscript:hidden, @media (scripting: none)).
+ */
 export function SiteFooter({ copyright, themeChoice }: { copyright?: ReactNode; themeChoice?: ReactNode }) {
   return (
     <footer className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
@@ -37,7 +41,7 @@ export function SiteFooter({ copyright, themeChoice }: { copyright?: ReactNode; 
           <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="copyright">
             {copyright}
           </p>
-          <div className="min-h-10">{themeChoice}</div>
+          <div className="min-h-10 noscript:hidden">{themeChoice}</div>
         </div>
       </div>
     </footer>

@@ -36,7 +36,10 @@ export function MainNavItems({ pathname, linkClass }: { pathname: string; linkCl
  * 768 px a section switch and a menu. It is static HTML: the theme toggle and
  * the mobile menu are islands passed in by the layout, and the search button
  * is picked up by the search island (and, before that, by the early-input
- * script) through its data-search-trigger attribute.
+ * script) through its data-search-trigger attribute. Without JavaScript the
+ * theme toggle, which could not work, is not shown (noscript:hidden: only
+ * under @media (scripting: none), so the slot keeps its size for everyone
+ * else).
  */
 export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; themeToggle?: ReactNode; menu?: ReactNode }) {
   const inProducts = pathname.includes("/products");
@@ -95,7 +98,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
           >
             <Search aria-hidden="true" className="size-5" />
           </button>
-          <span className="inline-flex size-10 items-center justify-center" data-testid="theme-toggle-slot">
+          <span className="inline-flex size-10 items-center justify-center noscript:hidden" data-testid="theme-toggle-slot">
             {themeToggle}
           </span>
           <span className="ml-2 hidden md:block">
