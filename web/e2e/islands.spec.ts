@@ -158,6 +158,22 @@ test.describe("input before the modules have loaded", () => {
     await expect(searchInput(page)).toHaveAttribute("aria-activedescendant", firstId!);
   });
 
+  test("a category and an order chosen in the resources hub are applied once its island has loaded", async ({ page }) => {
+    const modules = await holdModules(page);
+    await page.goto("/resources", { waitUntil: "commit" });
+    await page.getByLabel("Category").focus(); // as a visitor's Tab or tap does: it wakes the island
+    await page.getByLabel("Category").selectOption("podcast");
+    await page.getByLabel("Sort", { exact: true }).selectOption("oldest");
+    await modules.waitFor("resource-browser");
+
+    await modules.release();
+    await expect(page).toHaveURL(/category=podcast/, { timeout: hydrationTimeout });
+    await expect(page).toHaveURL(/sort=oldest/);
+    await expect(page.getByLabel("Category")).toHaveValue("podcast");
+    await expect(page.getByLabel("Sort", { exact: true })).toHaveValue("oldest");
+    await expect(page.getByTestId("resource-results").getByTestId("resource-card")).toHaveCount(4);
+  });
+
   test("Ctrl+K, then typing: the dialog opens with the text", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/", { waitUntil: "commit" });

@@ -37,6 +37,17 @@ const fieldClass =
  * default list; then it applies the URL's query at once, without the loading
  * state, so a shared or reloaded link lands on its filtered view.
  */
+/** earlyChoice reads the category and sort the prerendered selects show now (nothing on the server). */
+function earlyChoice(ids: { category: string; sort: string }): Partial<ResourceQuery> {
+  if (typeof document === "undefined") return {};
+  const category = (document.getElementById(ids.category) as HTMLSelectElement | null)?.value;
+  const sort = (document.getElementById(ids.sort) as HTMLSelectElement | null)?.value;
+  return {
+    ...(category && isCategoryFilter(category) ? { category } : {}),
+    ...(sort && isSortOrder(sort) ? { sort } : {}),
+  };
+}
+
 export function ResourceBrowser({ resources }: { resources: readonly Resource[] }) {
   const hydrated = useHydrated();
   const [searchParams, setSearchParams] = useUrlSearchParams();
@@ -54,6 +65,9 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
   const listRef = useRef<HTMLUListElement>(null);
   const focusIndex = useRef<number | null>(null);
   const ids = { search: useId(), category: useId(), sort: useId(), heading: useId() };
+  // What the visitor chose in the prerendered selects before this island took over: read in the
+  // hydrating render, before React sets the selects back to the URL's values.
+  const [early] = useState(() => earlyChoice(ids));
 
   // Merges a change into the URL's query as it is now. (It reads the address
   // bar rather than a render's searchParams: a debounced commit may run after
@@ -64,6 +78,18 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
     if (sameQuery(current, next)) return;
     setSearchParams(resourceQueryParams(next));
   };
+
+  // Nothing chosen before hydration is lost: it goes to the URL like a change made after.
+  useEffect(() => {
+    if (!hydrated) return;
+    // The selects were prerendered at the defaults: another value is the visitor's.
+    const change: Partial<ResourceQuery> = {
+      ...(early.category && early.category !== DEFAULT_QUERY.category ? { category: early.category } : {}),
+      ...(early.sort && early.sort !== DEFAULT_QUERY.sort ? { sort: early.sort } : {}),
+    };
+    if (Object.keys(change).length > 0) commit(change);
+    // Once, when the island has taken over.
+  }, [hydrated]);
 
   // The URL's search text changed from elsewhere (first load, Clear Filters): show it in the box.
   useEffect(() => {
