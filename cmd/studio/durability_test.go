@@ -260,14 +260,7 @@ func TestSIGTERMFinishesInFlightRequests(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status = %d, want 200", resp.StatusCode)
 	}
-	select {
-	case <-proc.done:
-		if proc.err != nil {
-			t.Fatalf("exit after SIGTERM: %v, want status 0", proc.err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("did not exit within 15 s of SIGTERM")
-	}
+	proc.wantCleanExit(t)
 	msgs := listMessages(t, nil, "--data", data)
 	if len(msgs) != 1 || msgs[0].Message != "in flight at SIGTERM" {
 		t.Errorf("stored %+v, want the in-flight message", msgs)

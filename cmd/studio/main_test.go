@@ -9,9 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // binary is the studio binary built once for the tests that run it as a process.
@@ -103,17 +101,7 @@ func TestSIGTERMExitsCleanly(t *testing.T) {
 	if resp, _ := get(t, base+"/healthz"); resp.StatusCode != 200 {
 		t.Fatalf("healthz = %d", resp.StatusCode)
 	}
-	if err := proc.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-proc.done:
-		if proc.err != nil {
-			t.Fatalf("exit after SIGTERM: %v, want status 0", proc.err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("did not exit within 15 s of SIGTERM")
-	}
+	proc.stop(t)
 }
 
 func TestHelp(t *testing.T) {

@@ -407,6 +407,13 @@ func (p *studioProc) stop(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	p.wantCleanExit(t)
+}
+
+// wantCleanExit waits up to 15 s for the process, signalled with SIGTERM,
+// to exit with status 0.
+func (p *studioProc) wantCleanExit(t *testing.T) {
+	t.Helper()
 	select {
 	case <-p.done:
 		if p.err != nil {

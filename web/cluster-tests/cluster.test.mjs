@@ -12,6 +12,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Studio } from "../auth-tests/studio.mjs";
+import { sleep } from "../auth-tests/harness.mjs";
 import { startCapture, body } from "../auth-tests/smtp-capture.mjs";
 import { startBalancer } from "./balancer.mjs";
 
@@ -74,8 +75,6 @@ function mailsFor(markers) {
   }
   return count;
 }
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 test("the signing keys are the same on every instance", async () => {
   const jwks = await Promise.all([a, b].map(async (s) => (await fetch(`${s.url}/auth/v1/.well-known/jwks.json`)).json()));
