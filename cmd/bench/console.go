@@ -48,7 +48,9 @@ func benchConsoleEngine(binary, engine string, messages, requests, consoles int)
 		return err
 	}
 	defer st.cleanup()
-	base, stop, err := start(binary, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "off", "--auth-rate-limit", "off"}, st.args...), st.env)
+	// Every console connects from the loopback: one client address.
+	base, stop, err := start(binary, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "off", "--auth-rate-limit", "off",
+		"--realtime-max-conns-per-ip", fmt.Sprint(consoles)}, st.args...), st.env)
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,15 @@ func envBool(fs *flag.FlagSet, p *bool, name, envVar string, def bool, usage str
 	fs.BoolVar(p, name, def, fmt.Sprintf("%s (env %s)", usage, envVar))
 }
 
+// envInt registers an integer flag whose default comes from an environment
+// variable when it is set to an integer.
+func envInt(fs *flag.FlagSet, p *int, name, envVar string, def int, usage string, env func(string) string) {
+	if v, err := strconv.Atoi(strings.TrimSpace(env(envVar))); err == nil {
+		def = v
+	}
+	fs.IntVar(p, name, def, fmt.Sprintf("%s (env %s)", usage, envVar))
+}
+
 // noArgs reports a usage error when positional arguments follow the flags.
 func noArgs(fs *flag.FlagSet, stderr io.Writer) error {
 	if fs.NArg() > 0 {

@@ -147,10 +147,10 @@ func TestHelp(t *testing.T) {
 func TestEnvironmentSetsFlagDefaults(t *testing.T) {
 	var out bytes.Buffer
 	env := func(k string) string {
-		return map[string]string{"STUDIO_ADDR": "127.0.0.1:9999", "STUDIO_DATA": "/srv/studio"}[k]
+		return map[string]string{"STUDIO_ADDR": "127.0.0.1:9999", "STUDIO_DATA": "/srv/studio", "STUDIO_REALTIME_MAX_CHANNELS": "7"}[k]
 	}
 	run(context.Background(), []string{"serve", "--help"}, env, &out, &out)
-	for _, w := range []string{`(default "127.0.0.1:9999")`, `(default "/srv/studio")`} {
+	for _, w := range []string{`(default "127.0.0.1:9999")`, `(default "/srv/studio")`, `(env STUDIO_REALTIME_MAX_CHANNELS) (default 7)`} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("help lacks %s:\n%s", w, out.String())
 		}

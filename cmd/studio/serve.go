@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -50,6 +51,9 @@ var serveCommand = command{
 		envString(fs, &cfg.otpExpiry, "otp-expiry", "STUDIO_OTP_EXPIRY", "10m", "lifetime of mailed sign-in codes and links", env)
 		envString(fs, &cfg.authRateLimit, "auth-rate-limit", "STUDIO_AUTH_RATE_LIMIT", "30/5m", "requests one client may make to each of /auth/v1/otp and /auth/v1/verify, N/DURATION, or off", env)
 		envString(fs, &cfg.sessionCheck, "session-check", "STUDIO_SESSION_CHECK", "10s", "how often each open realtime channel checks again that its staff session still exists", env)
+		envInt(fs, &cfg.realtimeMaxConns, "realtime-max-conns-per-ip", "STUDIO_REALTIME_MAX_CONNS_PER_IP", realtime.DefaultMaxConnsPerClient, "open /realtime/v1 websockets one client address (an IPv6 client's /64) may hold; more are refused with 429", env)
+		envInt(fs, &cfg.realtimeMaxChannels, "realtime-max-channels", "STUDIO_REALTIME_MAX_CHANNELS", realtime.DefaultMaxChannels, "channels one /realtime/v1 websocket may join", env)
+		envInt(fs, &cfg.realtimeMaxBindings, "realtime-max-bindings", "STUDIO_REALTIME_MAX_BINDINGS", realtime.DefaultMaxBindings, "postgres_changes bindings one /realtime/v1 channel may have", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
 		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a TOTP factor (aal2) before they see any data", env)
 		envString(fs, &cfg.mfaKey, "mfa-key", "STUDIO_MFA_KEY", "", "32-byte key (base64 or hex) that seals TOTP secrets in the store; empty: "+auth.MFAKeyFile+" in --data, made on first start (several servers on one PostgreSQL must be given the same key)", env)
@@ -90,6 +94,10 @@ type serveConfig struct {
 	sessionTimebox     string
 	sessionInactivity  string
 	sessionCheck       string
+
+	realtimeMaxConns    int
+	realtimeMaxChannels int
+	realtimeMaxBindings int
 }
 
 // storeFlags binds the flags that choose the store, shared by every command
@@ -127,6 +135,18 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	proxies, err := server.ParsePrefixes(cfg.trustedProxies)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	for _, limit := range []struct {
+		flag  string
+		value int
+	}{
+		{"--realtime-max-conns-per-ip", cfg.realtimeMaxConns},
+		{"--realtime-max-channels", cfg.realtimeMaxChannels},
+		{"--realtime-max-bindings", cfg.realtimeMaxBindings},
+	} {
+		if limit.value < 1 {
+			return fmt.Errorf("%s %d: want at least 1", limit.flag, limit.value)
+		}
 	}
 	notifyCfg := contact.Notify{To: splitList(cfg.notifyTo), From: cfg.notifyFrom}
 	if notifyCfg.From == "" && len(notifyCfg.To) > 0 {
@@ -205,7 +225,11 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	}
 	authSvc := auth.New(db, authCfg)
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
-		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger, Connected: meters.RealtimeConnected})
+		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
+		Connected: meters.RealtimeConnected, Limited: meters.RealtimeLimited,
+		ClientIP:          func(r *http.Request) netip.Addr { return server.ClientIP(r, proxies) },
+		MaxConnsPerClient: cfg.realtimeMaxConns, MaxChannels: cfg.realtimeMaxChannels, MaxBindings: cfg.realtimeMaxBindings,
+	})
 	liveCtx, stopLive := context.WithCancel(ctx)
 	liveDone := make(chan struct{}, 2)
 	go func() { defer func() { liveDone <- struct{}{} }(); live.Run(liveCtx) }()

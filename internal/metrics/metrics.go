@@ -27,6 +27,7 @@ type Metrics struct {
 	mailFailures  prometheus.Counter
 	signIns       *prometheus.CounterVec
 	realtimeConns prometheus.Gauge
+	realtimeLimit *prometheus.CounterVec
 }
 
 // New makes the metrics. outboxDepth, when not nil, is asked for the number
@@ -56,8 +57,11 @@ func New(outboxDepth func(context.Context) (int, error)) *Metrics {
 		realtimeConns: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "studio_realtime_connections", Help: "Open realtime (websocket) connections.",
 		}),
+		realtimeLimit: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_realtime_limited_total", Help: "Realtime websockets refused or closed and joins refused, by the limit reached.",
+		}, []string{"limit"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.rateLimited, m.mailFailures, m.signIns, m.realtimeConns,
+	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.rateLimited, m.mailFailures, m.signIns, m.realtimeConns, m.realtimeLimit,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if outboxDepth != nil {
 		m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -103,6 +107,10 @@ func (m *Metrics) SignIn(result string) { m.signIns.WithLabelValues(result).Inc(
 
 // RealtimeConnected counts a realtime connection opening (+1) or closing (-1).
 func (m *Metrics) RealtimeConnected(delta int) { m.realtimeConns.Add(float64(delta)) }
+
+// RealtimeLimited counts one websocket or join refused, or websocket
+// closed, because limit was reached.
+func (m *Metrics) RealtimeLimited(limit string) { m.realtimeLimit.WithLabelValues(limit).Inc() }
 
 // RouteClass groups paths into a few classes, so that the metrics' labels
 // stay few whatever paths visitors ask for.

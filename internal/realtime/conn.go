@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -16,13 +17,19 @@ import (
 // conn is one websocket: the channels joined on it, and a queue of
 // messages for one writer.
 type conn struct {
-	s   *Service
-	ws  *websocket.Conn
-	vsn string
-	out chan []byte
+	s      *Service
+	ws     *websocket.Conn
+	vsn    string
+	client string // clientKey of its client
+	out    chan []byte
 
 	mu       sync.Mutex
 	channels map[string]*channel // by topic
+
+	// joined is closed at the first join that succeeds (by the reader:
+	// hasJoined is its own).
+	joined    chan struct{}
+	hasJoined bool
 }
 
 // channel is a joined channel: its join reference, the token it was
@@ -42,6 +49,7 @@ func (c *conn) serve(ctx context.Context) {
 	defer cancel()
 	go c.writeLoop(ctx, cancel)
 	go c.checkSessions(ctx)
+	go c.closeUnlessJoined(ctx)
 	for {
 		readCtx, stop := context.WithTimeout(ctx, idleTimeout)
 		typ, data, err := c.ws.Read(readCtx)
@@ -59,6 +67,22 @@ func (c *conn) serve(ctx context.Context) {
 			return
 		}
 		c.handle(ctx, m)
+	}
+}
+
+// closeUnlessJoined closes the websocket if no channel is joined on it
+// within Config.JoinDeadline: a socket that cannot show a staff token is
+// not kept open.
+func (c *conn) closeUnlessJoined(ctx context.Context) {
+	deadline := time.NewTimer(c.s.cfg.JoinDeadline)
+	defer deadline.Stop()
+	select {
+	case <-ctx.Done():
+	case <-c.joined:
+	case <-deadline.C:
+		c.s.limited(LimitJoinDeadline, "realtime: websocket closed, no channel joined in time",
+			"client", c.client, "deadline", c.s.cfg.JoinDeadline.String())
+		_ = c.ws.Close(websocket.StatusPolicyViolation, "join a channel with a staff access token within "+c.s.cfg.JoinDeadline.String())
 	}
 }
 
@@ -133,6 +157,25 @@ func (c *conn) join(ctx context.Context, m message) {
 		c.reply(m, "error", reason{err.Error()})
 		return
 	}
+	// Joins are handled one at a time, so no other can add a channel
+	// before this one is added.
+	c.mu.Lock()
+	_, rejoin := c.channels[m.Topic]
+	full := !rejoin && len(c.channels) >= c.s.cfg.MaxChannels
+	c.mu.Unlock()
+	if full {
+		c.s.limited(LimitChannels, "realtime: join refused, too many channels on one websocket",
+			"client", c.client, "max", c.s.cfg.MaxChannels)
+		c.reply(m, "error", reason{"ChannelRateLimitReached: Too many channels"}) // Supabase Realtime's reply
+		return
+	}
+	if n := len(p.Config.PostgresChanges); n > c.s.cfg.MaxBindings {
+		c.s.limited(LimitBindings, "realtime: join refused, too many bindings on one channel",
+			"client", c.client, "bindings", n, "max", c.s.cfg.MaxBindings)
+		c.reply(m, "error", reason{fmt.Sprintf("Unable to subscribe to changes with given parameters: "+
+			"too many postgres_changes bindings (%d), at most %d a channel", n, c.s.cfg.MaxBindings)})
+		return
+	}
 	if p.AccessToken == "" {
 		c.reply(m, "error", reason{"Sign in first: join with a staff access token (access_token)"})
 		return
@@ -156,6 +199,10 @@ func (c *conn) join(ctx context.Context, m message) {
 	c.mu.Lock()
 	c.channels[m.Topic] = ch
 	c.mu.Unlock()
+	if !c.hasJoined {
+		c.hasJoined = true
+		close(c.joined)
+	}
 	c.reply(m, "ok", struct {
 		PostgresChanges []changeFilter `json:"postgres_changes"`
 	}{accepted})

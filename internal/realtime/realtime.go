@@ -6,6 +6,10 @@
 // closes its channels. Changes come from the store's bus (package
 // changes), which names the row; the row is read once, in rest/v1's shape,
 // and sent to every channel that wants it.
+//
+// What one client can hold is bounded (Config): websockets per client
+// address, channels per websocket, bindings per channel, and a websocket
+// that joins no channel within Config.JoinDeadline is closed.
 package realtime
 
 import (
@@ -13,6 +17,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"sync"
 	"time"
@@ -44,7 +49,42 @@ type Config struct {
 	// Connected, when set, is told +1 when a websocket opens and -1 when it
 	// closes (for the metrics).
 	Connected func(delta int)
+	// Limited, when set, is told the name of each limit reached (for the
+	// metrics): one of the Limit… constants.
+	Limited func(limit string)
+
+	// ClientIP is the address of the client that made r; the server gives
+	// the one its trusted proxies name. The TCP peer's when nil.
+	ClientIP func(r *http.Request) netip.Addr
+	// MaxConnsPerClient caps the open websockets of one client address
+	// (an IPv6 client's /64): more are refused with 429. 50 when zero.
+	MaxConnsPerClient int
+	// MaxChannels caps the channels joined on one websocket; a join past
+	// it is refused. 100 (Supabase Realtime's default) when zero.
+	MaxChannels int
+	// MaxBindings caps the postgres_changes bindings of one channel; a
+	// join with more is refused. 100 when zero.
+	MaxBindings int
+	// JoinDeadline closes a websocket that has not joined a channel (with a
+	// valid staff token) this long after it opened. 30 s when zero.
+	JoinDeadline time.Duration
 }
+
+// Default limits, for a zero Config field.
+const (
+	DefaultMaxConnsPerClient = 50
+	DefaultMaxChannels       = 100
+	DefaultMaxBindings       = 100
+	DefaultJoinDeadline      = 30 * time.Second
+)
+
+// Names of the limits, as Config.Limited is told them.
+const (
+	LimitConnsPerClient = "connections_per_client"
+	LimitChannels       = "channels_per_connection"
+	LimitBindings       = "bindings_per_channel"
+	LimitJoinDeadline   = "join_deadline"
+)
 
 // Limits of the service.
 const (
@@ -68,8 +108,9 @@ type Service struct {
 	cfg    Config
 	origin []string // host patterns for the websocket's origin check
 
-	mu    sync.Mutex
-	conns map[*conn]struct{}
+	mu        sync.Mutex
+	conns     map[*conn]struct{}
+	perClient map[string]int // open websockets by clientKey
 }
 
 // New returns the service; st reads rows, bus carries the changes, a
@@ -81,7 +122,14 @@ func New(st Reader, bus *changes.Bus, a rest.Authorizer, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: st, auth: a, bus: bus, cfg: cfg, conns: map[*conn]struct{}{}}
+	if cfg.ClientIP == nil {
+		cfg.ClientIP = peerIP
+	}
+	cfg.MaxConnsPerClient = positiveOr(cfg.MaxConnsPerClient, DefaultMaxConnsPerClient)
+	cfg.MaxChannels = positiveOr(cfg.MaxChannels, DefaultMaxChannels)
+	cfg.MaxBindings = positiveOr(cfg.MaxBindings, DefaultMaxBindings)
+	cfg.JoinDeadline = positiveOr(cfg.JoinDeadline, DefaultJoinDeadline)
+	s := &Service{store: st, auth: a, bus: bus, cfg: cfg, conns: map[*conn]struct{}{}, perClient: map[string]int{}}
 	for _, o := range cfg.AllowedOrigins {
 		if u, err := url.Parse(o); err == nil && u.Host != "" {
 			s.origin = append(s.origin, u.Host)
@@ -102,12 +150,24 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if vsn != vsn2 {
 		vsn = vsn1
 	}
+	client := clientKey(s.cfg.ClientIP(r))
+	if !s.admit(client) {
+		s.limited(LimitConnsPerClient, "realtime: websocket refused, too many open from one client",
+			"client", client, "max", s.cfg.MaxConnsPerClient)
+		// Supabase Realtime's answer to too many connections.
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"error":"Too many connections from your address"}` + "\n"))
+		return
+	}
+	defer s.release(client)
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.origin})
 	if err != nil {
 		return // Accept has answered
 	}
 	ws.SetReadLimit(readLimit)
-	c := &conn{s: s, ws: ws, vsn: vsn, out: make(chan []byte, sendQueue), channels: map[string]*channel{}}
+	c := &conn{s: s, ws: ws, vsn: vsn, client: client, out: make(chan []byte, sendQueue),
+		channels: map[string]*channel{}, joined: make(chan struct{})}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()

@@ -2,7 +2,8 @@
 // studio binary's /realtime/v1: postgres_changes joins refused without a
 // staff session, an INSERT from the contact function and an UPDATE made
 // through /rest/v1 arriving live, both serializer versions, and a channel
-// closed when its session is signed out elsewhere.
+// closed when its session is signed out elsewhere, and a join past
+// --realtime-max-channels refused as Supabase Realtime refuses it.
 //
 // Run: node --experimental-websocket --test web/auth-tests/ (after make
 // build); on PostgreSQL with STUDIO_TEST_DATABASE_URL set.
@@ -163,5 +164,19 @@ test("a session at aal1 is refused when the server requires MFA", async () => {
   const c = await studio.mfaClient("mary@studio.test");
   const inbox = subscribe(c, "contact_messages");
   await assert.rejects(inbox.joined, /second factor/);
+  await c.removeAllChannels();
+});
+
+test("a join past --realtime-max-channels is refused with Supabase Realtime's reply", async () => {
+  const c = studio.client(await studio.serve("--realtime-max-channels", "2"));
+  await studio.signIn(c, "ada@studio.test");
+  const joined = [subscribe(c, "contact_messages"), subscribe(c, "waitlist")];
+  await Promise.all(joined.map((s) => s.joined));
+  const reason = "ChannelRateLimitReached: Too many channels";
+  await assert.rejects(subscribe(c, "subscribers").joined, (err) => {
+    assert.equal(err.message, reason);
+    assert.deepEqual(err.cause, { reason });
+    return true;
+  });
   await c.removeAllChannels();
 });
