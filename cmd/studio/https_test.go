@@ -31,6 +31,7 @@ import (
 	pebblewfe "github.com/letsencrypt/pebble/v2/wfe"
 	"github.com/miekg/dns"
 
+	"studio/internal/auth"
 	"studio/internal/store"
 )
 
@@ -255,9 +256,17 @@ func TestHTTPSFromACME(t *testing.T) {
 		}
 	})
 
+	// The certificate and the account key are in the store, sealed: no
+	// private key in the rows.
 	st := storetestOpen(t, data)
-	if cert, err := st.CacheGet(context.Background(), domain); err != nil || len(cert) == 0 {
-		t.Fatalf("the certificate is not in the store: %v", err)
+	for _, key := range []string{domain, "acme_account+key"} {
+		entry, err := st.CacheGet(context.Background(), key)
+		if err != nil || len(entry) == 0 {
+			t.Fatalf("%s is not in the store: %v", key, err)
+		}
+		if !auth.IsSealed(entry) || bytes.Contains(entry, []byte("PRIVATE KEY")) {
+			t.Errorf("%s is stored in clear: %.60q", key, entry)
+		}
 	}
 	st.Close()
 
