@@ -40,6 +40,7 @@ import (
 // the site, and the sides by what they serve ("redirect to https", "metrics").
 func serveInProcess(t *testing.T, listeners int, args ...string) map[string]string {
 	t.Helper()
+	requireDataFlag(t, args)
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
