@@ -240,3 +240,33 @@ func sealACMECache(ctx context.Context, db *store.DB, secrets *auth.SecretKey, u
 	}
 	return changed, nil
 }
+
+// dropUnreadableACME removes the ACME cache entries that do not open with
+// secrets (its secret key was lost): autocert then asks the CA again. It
+// returns their keys.
+func dropUnreadableACME(ctx context.Context, db *store.DB, secrets *auth.SecretKey) (dropped []string, err error) {
+	keys, err := db.CacheKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range keys {
+		data, err := db.CacheGet(ctx, key)
+		if errors.Is(err, store.ErrCacheMiss) {
+			continue
+		}
+		if err != nil {
+			return dropped, err
+		}
+		if !auth.IsSealed(data) {
+			continue
+		}
+		if _, err := secrets.Open(data, acmeCacheLabel(key)); err == nil {
+			continue
+		}
+		if err := db.CacheDelete(ctx, key); err != nil {
+			return dropped, err
+		}
+		dropped = append(dropped, key)
+	}
+	return dropped, nil
+}

@@ -70,3 +70,43 @@ func sealCommand(unseal bool) command {
 	}
 	return c
 }
+
+var keysDropUnreadableCommand = command{
+	name:    "keys drop-unreadable",
+	summary: "remove the signing and ACME keys sealed with a lost secret key",
+	description: "Removes every signing key and ACME key that does not open with the secret key (--secret-key,\n" +
+		"else the key file in --data): for a store whose secret key was lost. Access tokens they signed\n" +
+		"stop working, sessions do not (the next refresh gets a token of a new key, which the servers make);\n" +
+		"the certificates are asked of the ACME CA again. TOTP factors sealed with the lost key are reset\n" +
+		"per person with studio staff reset-mfa. Run it with the key the servers now have.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		secrets := secretKeyFlags(fs, env)
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			if err := noArgs(fs, stderr); err != nil {
+				return err
+			}
+			key, err := secrets.load(*cfg, cliLogger(stderr), false)
+			if err != nil {
+				return err
+			}
+			return withStore(ctx, *cfg, func(db *store.DB) error {
+				kids, err := auth.DropUnreadableSigningKeys(ctx, db, key)
+				for _, kid := range kids {
+					fmt.Fprintf(stdout, "removed signing key %s\n", kid)
+				}
+				if err != nil {
+					return err
+				}
+				entries, err := dropUnreadableACME(ctx, db, key)
+				for _, e := range entries {
+					fmt.Fprintf(stdout, "removed ACME cache entry %s\n", e)
+				}
+				if err == nil && len(kids)+len(entries) == 0 {
+					fmt.Fprintf(stdout, "nothing to remove: every key opens with secret key %s\n", key.ID())
+				}
+				return err
+			})
+		}
+	},
+}

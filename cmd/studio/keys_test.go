@@ -184,3 +184,47 @@ func rawKeys(t *testing.T, db *store.DB) (signingKey, account, token []byte) {
 	check(t, err)
 	return keys[0].PrivateKey, account, token
 }
+
+// TestKeysDropUnreadable: after the secret key is lost, the keys sealed
+// with it are removed (the http-01 answers, in clear, stay) and a new
+// signing key is made; keys that open are never removed.
+func TestKeysDropUnreadable(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, nil, "keys", "print-anon", "--data", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	lost, _, err := auth.LoadSecretKey(dir)
+	check(t, err)
+	db := storetest.MustOpen(t, store.Config{DataDir: dir})
+	_, certPEM := newPrivateKey(t)
+	cache := storeCertCache{db: db, secrets: lost, logger: cliLogger(&bytes.Buffer{})}
+	check(t, cache.Put(ctx, "studio.test", certPEM))
+	check(t, cache.Put(ctx, "token+http-01", []byte("answer")))
+
+	if code, stdout, _ := runCLI(t, nil, "keys", "drop-unreadable", "--data", dir); code != 0 || !strings.Contains(stdout, "nothing to remove") {
+		t.Errorf("drop-unreadable with the right key = %d %q", code, stdout)
+	}
+	before, err := db.ListSigningKeys(ctx)
+	check(t, err)
+
+	// The key is lost: a new one is given.
+	check(t, os.WriteFile(filepath.Join(dir, auth.SecretKeyFile), []byte(upgradeMFAKey+"\n"), 0o600))
+	if code, _, stderr := runCLI(t, nil, "keys", "print-anon", "--data", dir); code != 1 || !strings.Contains(stderr, "sealed with secret key") {
+		t.Fatalf("print-anon with a new secret key = %d %q", code, stderr)
+	}
+	code, stdout, stderr := runCLI(t, nil, "keys", "drop-unreadable", "--data", dir)
+	if code != 0 || !strings.Contains(stdout, "removed signing key "+before[0].KID) || !strings.Contains(stdout, "removed ACME cache entry studio.test") ||
+		strings.Contains(stdout, "http-01") {
+		t.Fatalf("drop-unreadable = %d %q %q", code, stdout, stderr)
+	}
+	if answer, err := db.CacheGet(ctx, "token+http-01"); err != nil || string(answer) != "answer" {
+		t.Errorf("the http-01 answer: %q, %v", answer, err)
+	}
+	if code, _, stderr := runCLI(t, nil, "keys", "print-anon", "--data", dir); code != 0 {
+		t.Errorf("print-anon after drop-unreadable = %d %q", code, stderr)
+	}
+	if after, err := db.ListSigningKeys(ctx); err != nil || len(after) != 1 || after[0].KID == before[0].KID {
+		t.Errorf("signing keys after drop-unreadable: %v, %v; want one new key", after, err)
+	}
+}

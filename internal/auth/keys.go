@@ -258,3 +258,24 @@ func SealSigningKeys(ctx context.Context, st SealingStore, secrets *SecretKey, u
 	}
 	return changed, nil
 }
+
+// DropUnreadableSigningKeys removes the signing keys that do not open with
+// secrets, for a store whose secret key was lost: the access tokens they
+// signed stop working, the sessions do not (a refresh gets a token signed by
+// the key the servers make on their next read). It returns their kids.
+func DropUnreadableSigningKeys(ctx context.Context, st RotationStore, secrets *SecretKey) (dropped []string, err error) {
+	keys, err := st.ListSigningKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("drop signing keys: %w", err)
+	}
+	for _, sk := range keys {
+		if _, err := privateKeyDER(sk, secrets); err == nil {
+			continue
+		}
+		if err := st.DeleteSigningKey(ctx, sk.KID); err != nil {
+			return dropped, fmt.Errorf("drop signing key %s: %w", sk.KID, err)
+		}
+		dropped = append(dropped, sk.KID)
+	}
+	return dropped, nil
+}
