@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"studio/internal/auth"
@@ -83,5 +84,37 @@ func TestSecretKeySources(t *testing.T) {
 				t.Errorf("the made key read again: %v, %v", again, err)
 			}
 		})
+	}
+}
+
+// TestSecretKeyMadeOnce: servers that start at once on one new --data all
+// get the one key made there, whole.
+func TestSecretKeyMadeOnce(t *testing.T) {
+	for range 20 {
+		dir := t.TempDir()
+		ids := make(chan string, 8)
+		var wg sync.WaitGroup
+		for range cap(ids) {
+			wg.Go(func() {
+				k, _, _, err := auth.LoadOrCreateSecretKey(dir)
+				if err != nil {
+					t.Error(err)
+					ids <- ""
+					return
+				}
+				ids <- k.ID()
+			})
+		}
+		wg.Wait()
+		close(ids)
+		first := <-ids
+		for id := range ids {
+			if id != first {
+				t.Fatalf("keys %s and %s made in one --data", first, id)
+			}
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Fatalf("--data holds %d files, want secret.key alone", len(entries))
+		}
 	}
 }

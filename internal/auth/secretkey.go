@@ -112,15 +112,20 @@ func LoadOrCreateSecretKey(dir string) (key *SecretKey, path string, created boo
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, path, false, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return LoadOrCreateSecretKey(dir) // another server made it just now
-	}
+	// Written whole under a temporary name, then linked into place: a
+	// server starting at the same moment finds no file or the whole key.
+	f, err := os.CreateTemp(dir, SecretKeyFile+".*")
 	if err != nil {
 		return nil, path, false, err
 	}
+	defer os.Remove(f.Name())
 	_, werr := f.WriteString(base64.StdEncoding.EncodeToString(raw) + "\n")
 	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+		return nil, path, false, err
+	}
+	if err := os.Link(f.Name(), path); errors.Is(err, os.ErrExist) {
+		return LoadOrCreateSecretKey(dir) // another server made it just now
+	} else if err != nil {
 		return nil, path, false, err
 	}
 	k, err := newSecretKey(raw)
