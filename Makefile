@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-go test-web test-budgets test-e2e test-auth test-cluster test-deploy deps-test bench bench-static bench-functions bench-auth bench-console bench-cluster audit clean
+.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-auth test-cluster test-deploy deps-test bench bench-static bench-functions bench-auth bench-console bench-cluster audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -30,7 +30,18 @@ web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run build
 
 ## test: everything CI checks (installs what the tests need when missing)
-test: deps-test build test-go test-web test-budgets test-auth test-cluster test-deploy test-e2e
+# The first prerequisite records the work tree and the last checks that the
+# tests left it as they found it (make runs them in this order).
+test: test-record-tree deps-test build test-go test-web test-budgets test-auth test-cluster test-deploy test-e2e test-clean-tree
+
+# No test may write into the work tree (scripts/check-clean-tree): a studio
+# a test starts gets a temporary --data, or its store and secret key would
+# land in the repository.
+test-record-tree:
+	@scripts/check-clean-tree record
+
+test-clean-tree:
+	@scripts/check-clean-tree check
 
 deps-test:
 	@scripts/ensure-nginx

@@ -63,7 +63,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      // Its own --data: local state (the MFA key file) stays out of the tree.
+      // Its own --data: local state (the secret key file) stays out of the tree.
       command: `../bin/studio serve --addr 127.0.0.1:${failingPort} --data ${join(dataDir, "failing")} --rate-limit off`,
       env: { DATABASE_URL: "postgres://studio@127.0.0.1:9/unreachable?connect_timeout=2" },
       url: `${failingBaseURL}/healthz`,

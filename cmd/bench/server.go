@@ -43,7 +43,7 @@ func newStore(engine string) (store, error) {
 		if err != nil {
 			return st, err
 		}
-		dir, err := os.MkdirTemp("", "studio-bench-") // for the MFA key file
+		dir, err := os.MkdirTemp("", "studio-bench-") // for the secret key file
 		if err != nil {
 			drop()
 			return st, err

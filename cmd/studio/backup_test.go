@@ -166,3 +166,28 @@ func TestRestoreRefusals(t *testing.T) {
 
 // noEnv is an empty environment.
 func noEnv(string) string { return "" }
+
+// TestBackupFilesAreOwnerOnly: the backup and the store a restore makes
+// hold every visitor's message and the sealed keys: mode 0600, whatever the
+// umask lets a new file have.
+func TestBackupFilesAreOwnerOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := seed(t)
+	backup := filepath.Join(t.TempDir(), "b.db")
+	restored := filepath.Join(t.TempDir(), "data")
+	var out, errOut bytes.Buffer
+	for _, args := range [][]string{
+		{"backup", "--data", dir, "--out", backup},
+		{"restore", "--from", backup, "--data", restored},
+	} {
+		if code := run(ctx, args, noEnv, &out, &errOut); code != 0 {
+			t.Fatalf("%s = %d: %s", args[0], code, errOut.String())
+		}
+	}
+	for _, file := range []string{backup, filepath.Join(restored, store.SQLiteFile)} {
+		info, err := os.Stat(file)
+		if err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, %v; want 0600", file, info.Mode().Perm(), err)
+		}
+	}
+}

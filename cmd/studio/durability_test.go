@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,6 +37,7 @@ func startStudio(t *testing.T, env []string, args ...string) (base string, p *st
 // startBinary is startStudio with another studio binary (upgrade_test.go).
 func startBinary(t *testing.T, bin string, env []string, args ...string) (base string, p *studioProc) {
 	t.Helper()
+	requireDataFlag(t, args)
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
@@ -117,11 +119,11 @@ func listMessages(t *testing.T, env []string, storeArgs ...string) []listedMessa
 func TestDurabilityUnderSIGKILL(t *testing.T) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
-			var env, storeArgs []string
+			// --data on PostgreSQL too: the secret key's file is made there.
+			var env []string
+			storeArgs := []string{"--data", t.TempDir()}
 			if engine == "postgres" {
 				env = []string{"DATABASE_URL=" + storetest.PostgresURL(t)}
-			} else {
-				storeArgs = []string{"--data", t.TempDir()}
 			}
 			testDurability(t, env, storeArgs)
 		})
@@ -264,5 +266,14 @@ func TestSIGTERMFinishesInFlightRequests(t *testing.T) {
 	msgs := listMessages(t, nil, "--data", data)
 	if len(msgs) != 1 || msgs[0].Message != "in flight at SIGTERM" {
 		t.Errorf("stored %+v, want the in-flight message", msgs)
+	}
+}
+
+// requireDataFlag fails a test that starts studio serve without --data: it
+// would write its store and secret key into ./data, in the work tree.
+func requireDataFlag(t *testing.T, args []string) {
+	t.Helper()
+	if !slices.Contains(args, "--data") {
+		t.Fatalf("studio serve %v: give it a temporary --data (t.TempDir())", args)
 	}
 }

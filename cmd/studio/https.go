@@ -17,6 +17,7 @@ import (
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
 
+	"studio/internal/auth"
 	"studio/internal/server"
 	"studio/internal/store"
 )
@@ -49,8 +50,9 @@ func httpsFlags(fs *flag.FlagSet, env func(string) string) *httpsConfig {
 func (c httpsConfig) enabled() bool { return c.certFile != "" || c.keyFile != "" || c.domains != "" }
 
 // options returns what server.Serve needs to speak HTTPS on mainAddr, with
-// the plain-HTTP listener opened; no options when HTTPS is off.
-func (c httpsConfig) options(db *store.DB, mainAddr string, logger *slog.Logger) (server.Options, error) {
+// the plain-HTTP listener opened; no options when HTTPS is off. The ACME
+// keys are kept in db, sealed with secrets.
+func (c httpsConfig) options(db *store.DB, secrets *auth.SecretKey, mainAddr string, logger *slog.Logger) (server.Options, error) {
 	var opts server.Options
 	if !c.enabled() {
 		return opts, nil
@@ -67,7 +69,7 @@ func (c httpsConfig) options(db *store.DB, mainAddr string, logger *slog.Logger)
 		m := &autocert.Manager{
 			Prompt:     autocert.AcceptTOS,
 			HostPolicy: autocert.HostWhitelist(splitList(c.domains)...),
-			Cache:      storeCertCache{db},
+			Cache:      storeCertCache{db: db, secrets: secrets, logger: logger},
 			Email:      c.acmeEmail,
 			Client:     &acme.Client{DirectoryURL: c.acmeDirectory, HTTPClient: client},
 		}
@@ -149,21 +151,122 @@ func redirectToHTTPS(mainAddr string) http.Handler {
 
 // storeCertCache keeps autocert's certificates and account key in the store,
 // so that every instance on one PostgreSQL shares them (on SQLite, the store
-// is in --data).
-type storeCertCache struct{ db *store.DB }
+// is in --data). The entries that hold a private key are sealed with the
+// secret key; one stored in clear by a release before --secret-key is read
+// as it is, and sealed when autocert next writes it (a renewal) or by
+// "studio keys seal".
+type storeCertCache struct {
+	db      *store.DB
+	secrets *auth.SecretKey
+	logger  *slog.Logger
+}
 
 func (c storeCertCache) Get(ctx context.Context, key string) ([]byte, error) {
 	data, err := c.db.CacheGet(ctx, key)
 	if errors.Is(err, store.ErrCacheMiss) {
 		return nil, autocert.ErrCacheMiss
 	}
-	return data, err
+	if err != nil || !auth.IsSealed(data) {
+		return data, err
+	}
+	plain, err := c.secrets.Open(data, acmeCacheLabel(key))
+	if err != nil {
+		// autocert would take it for a broken entry and ask the CA again:
+		// say why, as the operator most likely gave the wrong key.
+		c.logger.Error("acme cache entry does not open", "key", key, "err", err)
+		return nil, fmt.Errorf("acme cache entry %s: %w", key, err)
+	}
+	return plain, nil
 }
 
 func (c storeCertCache) Put(ctx context.Context, key string, data []byte) error {
+	if holdsPrivateKey(key) {
+		var err error
+		if data, err = c.secrets.Seal(data, acmeCacheLabel(key)); err != nil {
+			return err
+		}
+	}
 	return c.db.CachePut(ctx, key, data)
 }
 
 func (c storeCertCache) Delete(ctx context.Context, key string) error {
 	return c.db.CacheDelete(ctx, key)
+}
+
+// holdsPrivateKey tells the autocert cache entries to seal: the account key
+// and the certificates (each with its private key). An http-01 answer is
+// public, and stays in clear so that every instance, of any release, can
+// give it to the CA.
+func holdsPrivateKey(key string) bool { return !strings.HasSuffix(key, "+http-01") }
+
+// acmeCacheLabel binds a sealed ACME cache entry to its key.
+func acmeCacheLabel(key string) string { return "acme cache " + key }
+
+// sealACMECache seals every ACME cache entry that holds a private key and is
+// stored in clear; with unseal, it stores every sealed one in clear again.
+// It returns the keys of the entries it changed.
+func sealACMECache(ctx context.Context, db *store.DB, secrets *auth.SecretKey, unseal bool) (changed []string, err error) {
+	keys, err := db.CacheKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range keys {
+		data, err := db.CacheGet(ctx, key)
+		if errors.Is(err, store.ErrCacheMiss) {
+			continue // deleted meanwhile
+		}
+		if err != nil {
+			return changed, err
+		}
+		if !holdsPrivateKey(key) || auth.IsSealed(data) != unseal {
+			continue
+		}
+		var next []byte
+		if unseal {
+			next, err = secrets.Open(data, acmeCacheLabel(key))
+		} else {
+			next, err = secrets.Seal(data, acmeCacheLabel(key))
+		}
+		if err != nil {
+			return changed, fmt.Errorf("acme cache entry %s: %w", key, err)
+		}
+		ok, err := db.CacheReplace(ctx, key, data, next)
+		if err != nil {
+			return changed, err
+		}
+		if ok {
+			changed = append(changed, key)
+		}
+	}
+	return changed, nil
+}
+
+// dropUnreadableACME removes the ACME cache entries that do not open with
+// secrets (its secret key was lost): autocert then asks the CA again. It
+// returns their keys.
+func dropUnreadableACME(ctx context.Context, db *store.DB, secrets *auth.SecretKey) (dropped []string, err error) {
+	keys, err := db.CacheKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range keys {
+		data, err := db.CacheGet(ctx, key)
+		if errors.Is(err, store.ErrCacheMiss) {
+			continue
+		}
+		if err != nil {
+			return dropped, err
+		}
+		if !auth.IsSealed(data) {
+			continue
+		}
+		if _, err := secrets.Open(data, acmeCacheLabel(key)); err == nil {
+			continue
+		}
+		if err := db.CacheDelete(ctx, key); err != nil {
+			return dropped, err
+		}
+		dropped = append(dropped, key)
+	}
+	return dropped, nil
 }

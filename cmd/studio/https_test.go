@@ -31,6 +31,7 @@ import (
 	pebblewfe "github.com/letsencrypt/pebble/v2/wfe"
 	"github.com/miekg/dns"
 
+	"studio/internal/auth"
 	"studio/internal/store"
 )
 
@@ -39,6 +40,7 @@ import (
 // the site, and the sides by what they serve ("redirect to https", "metrics").
 func serveInProcess(t *testing.T, listeners int, args ...string) map[string]string {
 	t.Helper()
+	requireDataFlag(t, args)
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
@@ -255,9 +257,17 @@ func TestHTTPSFromACME(t *testing.T) {
 		}
 	})
 
+	// The certificate and the account key are in the store, sealed: no
+	// private key in the rows.
 	st := storetestOpen(t, data)
-	if cert, err := st.CacheGet(context.Background(), domain); err != nil || len(cert) == 0 {
-		t.Fatalf("the certificate is not in the store: %v", err)
+	for _, key := range []string{domain, "acme_account+key"} {
+		entry, err := st.CacheGet(context.Background(), key)
+		if err != nil || len(entry) == 0 {
+			t.Fatalf("%s is not in the store: %v", key, err)
+		}
+		if !auth.IsSealed(entry) || bytes.Contains(entry, []byte("PRIVATE KEY")) {
+			t.Errorf("%s is stored in clear: %.60q", key, entry)
+		}
 	}
 	st.Close()
 

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -56,7 +55,7 @@ var serveCommand = command{
 		envInt(fs, &cfg.realtimeMaxBindings, "realtime-max-bindings", "STUDIO_REALTIME_MAX_BINDINGS", realtime.DefaultMaxBindings, "postgres_changes bindings one /realtime/v1 channel may have", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
 		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a TOTP factor (aal2) before they see any data", env)
-		envString(fs, &cfg.mfaKey, "mfa-key", "STUDIO_MFA_KEY", "", "32-byte key (base64 or hex) that seals TOTP secrets in the store; empty: "+auth.MFAKeyFile+" in --data, made on first start (several servers on one PostgreSQL must be given the same key)", env)
+		cfg.secrets = secretKeyFlags(fs, env)
 		envString(fs, &cfg.mfaChallengeExpiry, "mfa-challenge-expiry", "STUDIO_MFA_CHALLENGE_EXPIRY", "5m", "how long a TOTP challenge may be verified", env)
 		envString(fs, &cfg.sessionTimebox, "session-timebox", "STUDIO_SESSION_TIMEBOX", "168h", "a staff session ends this long after its sign-in, or off", env)
 		envString(fs, &cfg.sessionInactivity, "session-inactivity-timeout", "STUDIO_SESSION_INACTIVITY_TIMEOUT", "24h", "a staff session not refreshed for this long ends, or off", env)
@@ -89,7 +88,7 @@ type serveConfig struct {
 	refreshRateLimit string
 
 	requireMFA         bool
-	mfaKey             string
+	secrets            *secretKeyConfig
 	mfaChallengeExpiry string
 	sessionTimebox     string
 	sessionInactivity  string
@@ -159,7 +158,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if authCfg.MFAKey, err = cfg.loadMFAKey(logger); err != nil {
+	if authCfg.MFAKey, err = cfg.secrets.load(*cfg.store, logger, true); err != nil {
 		return err
 	}
 	var mailer *notify.SMTP
@@ -204,7 +203,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts, err := cfg.https.options(db, ln.Addr().String(), logger)
+	opts, err := cfg.https.options(db, authCfg.MFAKey, ln.Addr().String(), logger)
 	if err != nil {
 		ln.Close()
 		return err
@@ -334,26 +333,4 @@ func limitDuration(flag, s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s %q: want a duration of at least 1s, like 24h, or off", flag, s)
 	}
 	return d, nil
-}
-
-// loadMFAKey is --mfa-key, or the key file in --data (made when missing).
-func (cfg serveConfig) loadMFAKey(logger *slog.Logger) (*auth.SecretKey, error) {
-	if cfg.mfaKey != "" {
-		k, err := auth.ParseSecretKey(cfg.mfaKey)
-		if err != nil {
-			return nil, fmt.Errorf("--mfa-key: %w", err)
-		}
-		return k, nil
-	}
-	k, created, err := auth.LoadOrCreateSecretKey(cfg.store.DataDir)
-	if err != nil {
-		return nil, fmt.Errorf("MFA key in --data: %w", err)
-	}
-	if created {
-		logger.Info("made the MFA key that seals TOTP secrets", "file", filepath.Join(cfg.store.DataDir, auth.MFAKeyFile))
-	}
-	if cfg.store.DatabaseURL != "" {
-		logger.Warn("the MFA key is a file in --data: every server on this PostgreSQL needs the same one (--mfa-key)")
-	}
-	return k, nil
 }

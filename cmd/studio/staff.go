@@ -188,12 +188,17 @@ var keysPrintAnonCommand = command{
 		"signing key in the store when there is none yet.",
 	setup: func(fs *flag.FlagSet, env func(string) string) action {
 		cfg := storeFlags(fs, env)
+		secrets := secretKeyFlags(fs, env)
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 			if err := noArgs(fs, stderr); err != nil {
 				return err
 			}
+			key, err := secrets.load(*cfg, cliLogger(stderr), true)
+			if err != nil {
+				return err
+			}
 			return withNewStore(ctx, *cfg, func(db *store.DB) error {
-				keys, err := auth.LoadKeys(ctx, db, time.Now())
+				keys, err := auth.LoadKeys(ctx, db, key, time.Now())
 				if err != nil {
 					return err
 				}
@@ -217,6 +222,7 @@ var keysRotateCommand = command{
 		"the old one keeps working, as the service does not require it.",
 	setup: func(fs *flag.FlagSet, env func(string) string) action {
 		cfg := storeFlags(fs, env)
+		secrets := secretKeyFlags(fs, env)
 		var expiry string
 		envString(fs, &expiry, "jwt-expiry", "STUDIO_JWT_EXPIRY", "1h", "lifetime of access tokens, as the servers' --jwt-expiry", env)
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
@@ -227,11 +233,15 @@ var keysRotateCommand = command{
 			if err != nil || d < time.Minute {
 				return fmt.Errorf("--jwt-expiry %q: want a duration of at least 1m, like 1h", expiry)
 			}
+			key, err := secrets.load(*cfg, cliLogger(stderr), true)
+			if err != nil {
+				return err
+			}
 			return withNewStore(ctx, *cfg, func(db *store.DB) error {
-				if _, err := auth.LoadKeys(ctx, db, time.Now()); err != nil { // the first key, if none yet
+				if _, err := auth.LoadKeys(ctx, db, key, time.Now()); err != nil { // the first key, if none yet
 					return err
 				}
-				added, removed, err := auth.RotateKeys(ctx, db, time.Now(), d)
+				added, removed, err := auth.RotateKeys(ctx, db, key, time.Now(), d)
 				if err != nil {
 					return err
 				}

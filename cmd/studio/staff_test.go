@@ -149,10 +149,10 @@ func TestKeysPrintAnon(t *testing.T) {
 				}
 				return ""
 			}
-			args := []string{"keys", "print-anon"}
-			if cfg.DataDir != "" {
-				args = append(args, "--data", cfg.DataDir)
+			if cfg.DataDir == "" {
+				cfg.DataDir = t.TempDir() // the secret key's file, even with PostgreSQL
 			}
+			args := []string{"keys", "print-anon", "--data", cfg.DataDir}
 			var kids []string
 			for range 2 {
 				code, stdout, stderr := runCLI(t, env, args...)

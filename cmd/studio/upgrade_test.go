@@ -144,10 +144,49 @@ func testUpgradeInPlace(t *testing.T, previous string) {
 	}
 	curProc.stop(t)
 
-	old, _ = st.serve(t, previous, "previous release, rolled back")
+	old, oldProc = st.serve(t, previous, "previous release, rolled back")
 	old.wantUser(t, token)
 	want["to the previous release, rolled back"] = old.submitContact(t, "to the previous release, rolled back", "")
 	wantMessages(t, "rolled back: /rest/v1/contact_messages", old.restMessages(t, token), want)
+	oldProc.stop(t)
+
+	testSealedKeysAndThePreviousRelease(t, st, previous, token)
+}
+
+// testSealedKeysAndThePreviousRelease: once every server runs this release,
+// "keys seal" seals the signing key the previous release stored in clear;
+// this release signs and verifies with it as before. The previous release
+// cannot open it: it starts and serves, but signs nothing and accepts no
+// token (no crash, no other key); "keys unseal" gives it its store back
+// (docs/decisions/0012-secrets-at-rest.md).
+func testSealedKeysAndThePreviousRelease(t *testing.T, st *upgradeStore, previous, token string) {
+	if out := st.cli(t, binary, "keys", "seal", "--secret-key", upgradeMFAKey); !strings.Contains(out, "sealed signing key") {
+		t.Fatalf("keys seal: %q", out)
+	}
+	cur, curProc := st.serve(t, binary, "this release, keys sealed")
+	cur.wantUser(t, token)
+	cur.wantUser(t, cur.signIn(t, st, binary))
+	curProc.stop(t)
+
+	old, oldProc := st.serve(t, previous, "previous release, keys sealed")
+	if status, answer := old.call(t, "GET", "/auth/v1/user", "", "Authorization", "Bearer "+token); status < 500 {
+		t.Errorf("%s: GET /auth/v1/user = %d %s, want a server error: it cannot open the key", old.name, status, answer)
+	}
+	code := strings.TrimSpace(st.cli(t, previous, "staff", "sign-in-code", upgradeStaff))
+	if status, answer := old.call(t, "POST", "/auth/v1/verify", `{"type":"email","email":"`+upgradeStaff+`","token":"`+code+`"}`); status < 500 {
+		t.Errorf("%s: verify = %d %s, want a server error, and no token", old.name, status, answer)
+	}
+	if status, _ := old.call(t, "GET", "/healthz", ""); status != http.StatusOK {
+		t.Errorf("%s: /healthz = %d after meeting a sealed key", old.name, status)
+	}
+	oldProc.stop(t)
+
+	if out := st.cli(t, binary, "keys", "unseal", "--secret-key", upgradeMFAKey); !strings.Contains(out, "stored in clear signing key") {
+		t.Fatalf("keys unseal: %q", out)
+	}
+	old, _ = st.serve(t, previous, "previous release, keys unsealed")
+	old.wantUser(t, token)
+	old.wantUser(t, old.signIn(t, st, previous))
 }
 
 // upgradeStore is the store the releases share, as their flags and

@@ -94,7 +94,7 @@ type Code struct {
 type SigningKey struct {
 	KID        string
 	Algorithm  string // ES256
-	PrivateKey []byte // PKCS #8 DER
+	PrivateKey []byte // PKCS #8 DER sealed with the SecretKey; in clear (IsSealed false) when a release before --secret-key stored it
 	CreatedAt  time.Time
 }
 

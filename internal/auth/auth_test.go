@@ -58,6 +58,8 @@ type fixture struct {
 	svc   *auth.Service
 	clock *clock
 	ada   auth.User
+	// secrets is the service's secret key (Config.MFAKey).
+	secrets *auth.SecretKey
 	// remoteAddr, when set, is the client address of the requests.
 	remoteAddr string
 	mu         sync.Mutex // for benchmarks that sign in from several goroutines
@@ -77,7 +79,14 @@ func newFixture(t testing.TB, engine storetest.Engine, tweak ...func(*auth.Confi
 	for _, f := range tweak {
 		f(&cfg)
 	}
-	return &fixture{t: t, db: db, svc: auth.New(db, cfg), clock: c, ada: ada}
+	if cfg.MFAKey == nil {
+		key, err := auth.NewRandomSecretKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.MFAKey = key
+	}
+	return &fixture{t: t, db: db, svc: auth.New(db, cfg), clock: c, ada: ada, secrets: cfg.MFAKey}
 }
 
 // response is an answer of the service.
@@ -202,7 +211,7 @@ func TestErrorFormat(t *testing.T) {
 // TestBadRequests: every bad input gets GoTrue's 4xx and error code.
 func TestBadRequests(t *testing.T) {
 	f := newFixture(t, sqlite())
-	keys, err := auth.LoadKeys(context.Background(), f.db, f.clock.Now())
+	keys, err := auth.LoadKeys(context.Background(), f.db, f.secrets, f.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -796,7 +805,7 @@ func TestKeyRotation(t *testing.T) {
 		return header.Kid
 	}
 	oldKid := kidOf(session["access_token"].(string))
-	newKid, removed, err := auth.RotateKeys(context.Background(), f.db, f.clock.Now(), time.Hour)
+	newKid, removed, err := auth.RotateKeys(context.Background(), f.db, f.secrets, f.clock.Now(), time.Hour)
 	if err != nil || len(removed) != 0 || newKid == oldKid {
 		t.Fatalf("RotateKeys = %q, %v, %v", newKid, removed, err)
 	}
@@ -814,7 +823,7 @@ func TestKeyRotation(t *testing.T) {
 		t.Errorf("a token of the old key = %d %s", u.status, u.raw)
 	}
 	f.clock.Advance(time.Hour + time.Second)
-	_, removed, err = auth.RotateKeys(context.Background(), f.db, f.clock.Now(), time.Hour)
+	_, removed, err = auth.RotateKeys(context.Background(), f.db, f.secrets, f.clock.Now(), time.Hour)
 	if err != nil || len(removed) != 1 || removed[0] != oldKid {
 		t.Errorf("second rotation removed %v, %v; want the old key", removed, err)
 	}

@@ -32,7 +32,7 @@ func TestAuthorize(t *testing.T) {
 		}
 	}
 
-	mfa := auth.New(f.db, auth.Config{SiteOrigin: origin, Now: f.clock.Now, RequireMFA: true})
+	mfa := auth.New(f.db, auth.Config{SiteOrigin: origin, Now: f.clock.Now, MFAKey: f.secrets, RequireMFA: true})
 	if _, e := mfa.Authorize(ctx, token); e == nil || e.Code != "insufficient_aal" || e.Status != 403 {
 		t.Errorf("aal1 with RequireMFA: Authorize = %v, want 403 insufficient_aal", e)
 	}

@@ -19,8 +19,9 @@ import (
 // AlgES256 is the only signing algorithm: ECDSA on P-256 with SHA-256.
 const AlgES256 = "ES256"
 
-// NewSigningKey makes a new ES256 signing key.
-func NewSigningKey(now time.Time) (SigningKey, error) {
+// NewSigningKey makes a new ES256 signing key, its private key sealed with
+// secrets as the store keeps it.
+func NewSigningKey(now time.Time, secrets *SecretKey) (SigningKey, error) {
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
@@ -29,7 +30,24 @@ func NewSigningKey(now time.Time) (SigningKey, error) {
 	if err != nil {
 		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
 	}
-	return SigningKey{KID: uuid.NewString(), Algorithm: AlgES256, PrivateKey: der, CreatedAt: now.UTC()}, nil
+	k := SigningKey{KID: uuid.NewString(), Algorithm: AlgES256, CreatedAt: now.UTC()}
+	if k.PrivateKey, err = secrets.Seal(der, signingKeyLabel(k.KID)); err != nil {
+		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
+	}
+	return k, nil
+}
+
+// signingKeyLabel binds a sealed signing key to its kid.
+func signingKeyLabel(kid string) string { return "signing key " + kid }
+
+// privateKeyDER is the PKCS #8 DER of a stored key: opened with secrets
+// when sealed, as stored when a release before --secret-key stored it in
+// clear.
+func privateKeyDER(sk SigningKey, secrets *SecretKey) ([]byte, error) {
+	if !IsSealed(sk.PrivateKey) {
+		return sk.PrivateKey, nil
+	}
+	return secrets.Open(sk.PrivateKey, signingKeyLabel(sk.KID))
 }
 
 // KeyStore is the part of Store that keeps signing keys.
@@ -43,6 +61,9 @@ type Keys struct {
 	public  map[string]*ecdsa.PublicKey // by kid
 	jwks    []byte                      // the JWKS document
 	created time.Time                   // of the signer
+	// Unsealed are the kids of the keys stored in clear (by a release
+	// before --secret-key): "studio keys seal" seals them.
+	Unsealed []string
 }
 
 type signer struct {
@@ -50,10 +71,11 @@ type signer struct {
 	key *ecdsa.PrivateKey
 }
 
-// LoadKeys reads the store's signing keys, creating the first one when it
-// has none.
-func LoadKeys(ctx context.Context, st KeyStore, now time.Time) (*Keys, error) {
-	candidate, err := NewSigningKey(now)
+// LoadKeys reads the store's signing keys, opening them with secrets, and
+// creates the first one (sealed) when it has none. A key sealed with
+// another secret key is an error: no key signs then.
+func LoadKeys(ctx context.Context, st KeyStore, secrets *SecretKey, now time.Time) (*Keys, error) {
+	candidate, err := NewSigningKey(now, secrets)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +83,10 @@ func LoadKeys(ctx context.Context, st KeyStore, now time.Time) (*Keys, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load signing keys: %w", err)
 	}
-	return parseKeys(stored)
+	return parseKeys(stored, secrets)
 }
 
-func parseKeys(stored []SigningKey) (*Keys, error) {
+func parseKeys(stored []SigningKey, secrets *SecretKey) (*Keys, error) {
 	if len(stored) == 0 {
 		return nil, errors.New("load signing keys: none")
 	}
@@ -76,7 +98,14 @@ func parseKeys(stored []SigningKey) (*Keys, error) {
 		if sk.Algorithm != AlgES256 {
 			return nil, fmt.Errorf("signing key %s: algorithm %q, want ES256", sk.KID, sk.Algorithm)
 		}
-		parsed, err := x509.ParsePKCS8PrivateKey(sk.PrivateKey)
+		der, err := privateKeyDER(sk, secrets)
+		if err != nil {
+			return nil, fmt.Errorf("signing key %s: %w", sk.KID, err)
+		}
+		if !IsSealed(sk.PrivateKey) {
+			k.Unsealed = append(k.Unsealed, sk.KID)
+		}
+		parsed, err := x509.ParsePKCS8PrivateKey(der)
 		if err != nil {
 			return nil, fmt.Errorf("signing key %s: %w", sk.KID, err)
 		}
@@ -164,8 +193,8 @@ const KeyRefreshInterval = 5 * time.Minute
 // signed a live token: a key stopped signing at most KeyRefreshInterval
 // after its successor was added, and its last tokens expire jwtExpiry
 // later. It returns the new key's kid and the removed ones.
-func RotateKeys(ctx context.Context, st RotationStore, now time.Time, jwtExpiry time.Duration) (added string, removed []string, err error) {
-	k, err := NewSigningKey(now)
+func RotateKeys(ctx context.Context, st RotationStore, secrets *SecretKey, now time.Time, jwtExpiry time.Duration) (added string, removed []string, err error) {
+	k, err := NewSigningKey(now, secrets)
 	if err != nil {
 		return "", nil, err
 	}
@@ -186,4 +215,67 @@ func RotateKeys(ctx context.Context, st RotationStore, now time.Time, jwtExpiry 
 		}
 	}
 	return k.KID, removed, nil
+}
+
+// SealingStore is the part of the store that SealSigningKeys uses.
+type SealingStore interface {
+	ListSigningKeys(ctx context.Context) ([]SigningKey, error)
+	// ReplaceSigningKey stores next as kid's private key if it is still
+	// prev, and reports whether it did.
+	ReplaceSigningKey(ctx context.Context, kid string, prev, next []byte) (bool, error)
+}
+
+// SealSigningKeys seals with secrets every signing key the store holds in
+// clear; with unseal, it stores every sealed one in clear again instead, for
+// a release before --secret-key, which cannot open them. It returns the
+// kids it changed. A key sealed with another secret key is an error.
+func SealSigningKeys(ctx context.Context, st SealingStore, secrets *SecretKey, unseal bool) (changed []string, err error) {
+	keys, err := st.ListSigningKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("seal signing keys: %w", err)
+	}
+	for _, sk := range keys {
+		if IsSealed(sk.PrivateKey) != unseal {
+			continue // already as asked
+		}
+		der, err := privateKeyDER(sk, secrets)
+		if err != nil {
+			return changed, fmt.Errorf("signing key %s: %w", sk.KID, err)
+		}
+		next := der
+		if !unseal {
+			if next, err = secrets.Seal(der, signingKeyLabel(sk.KID)); err != nil {
+				return changed, err
+			}
+		}
+		ok, err := st.ReplaceSigningKey(ctx, sk.KID, sk.PrivateKey, next)
+		if err != nil {
+			return changed, fmt.Errorf("signing key %s: %w", sk.KID, err)
+		}
+		if ok {
+			changed = append(changed, sk.KID)
+		}
+	}
+	return changed, nil
+}
+
+// DropUnreadableSigningKeys removes the signing keys that do not open with
+// secrets, for a store whose secret key was lost: the access tokens they
+// signed stop working, the sessions do not (a refresh gets a token signed by
+// the key the servers make on their next read). It returns their kids.
+func DropUnreadableSigningKeys(ctx context.Context, st RotationStore, secrets *SecretKey) (dropped []string, err error) {
+	keys, err := st.ListSigningKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("drop signing keys: %w", err)
+	}
+	for _, sk := range keys {
+		if _, err := privateKeyDER(sk, secrets); err == nil {
+			continue
+		}
+		if err := st.DeleteSigningKey(ctx, sk.KID); err != nil {
+			return dropped, fmt.Errorf("drop signing key %s: %w", sk.KID, err)
+		}
+		dropped = append(dropped, sk.KID)
+	}
+	return dropped, nil
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -14,17 +15,24 @@ import (
 	"strings"
 )
 
-// SecretKey seals the TOTP secrets kept in the store with AES-256-GCM, so a
-// copy of the database alone does not give anyone a member of staff's
-// second factor. Each sealed secret is bound to its factor's id.
+// SecretKey is the key-encryption key (--secret-key) that seals the secrets
+// kept in the store with AES-256-GCM: the TOTP secrets, the ES256 signing
+// keys and the ACME account and certificate keys. A copy of the database
+// alone then gives nobody a second factor, a token signer or a TLS key.
+// Each sealed value is bound to a label naming what it is (a factor's id, a
+// signing key's kid), so it does not open when moved to another row.
 type SecretKey struct {
 	aead cipher.AEAD
 	id   string // names the key in sealed values: a hash prefix, not the key
 }
 
-// MFAKeyFile is the file in --data that holds the key the binary made, when
-// the operator supplied none.
-const MFAKeyFile = "mfa.key"
+// SecretKeyFile is the file in --data that holds the key the binary made,
+// when the operator supplied none. LegacyKeyFile is the name releases
+// before --secret-key gave it; it is read when SecretKeyFile is absent.
+const (
+	SecretKeyFile = "secret.key"
+	LegacyKeyFile = "mfa.key"
+)
 
 // ParseSecretKey reads a key given as 32 bytes in base64 (openssl rand
 // -base64 32) or in hex.
@@ -57,75 +65,123 @@ func newSecretKey(b []byte) (*SecretKey, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The label predates the key's wider use; values sealed since carry
+	// the id it gives, so it stays.
 	sum := sha256.Sum256(append([]byte("studio mfa key id\x00"), b...))
 	return &SecretKey{aead: aead, id: hex.EncodeToString(sum[:4])}, nil
 }
 
-// LoadOrCreateSecretKey reads the key of MFAKeyFile in dir, or makes one
-// there (mode 0600) when there is none. Servers sharing dir share the key;
-// servers on one PostgreSQL in different places must be given one key.
-func LoadOrCreateSecretKey(dir string) (key *SecretKey, created bool, err error) {
-	path := filepath.Join(dir, MFAKeyFile)
-	if b, err := os.ReadFile(path); err == nil {
+// ID names the key (a hash prefix, safe to log): sealed values carry it.
+func (k *SecretKey) ID() string { return k.id }
+
+// LoadSecretKey reads the key file in dir: SecretKeyFile, else
+// LegacyKeyFile. It returns the file's path, and an error that is
+// os.ErrNotExist when there is neither.
+func LoadSecretKey(dir string) (key *SecretKey, path string, err error) {
+	for _, name := range []string{SecretKeyFile, LegacyKeyFile} {
+		path = filepath.Join(dir, name)
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, path, err
+		}
 		k, err := ParseSecretKey(string(b))
 		if err != nil {
-			return nil, false, fmt.Errorf("%s: %w", path, err)
+			return nil, path, fmt.Errorf("%s: %w", path, err)
 		}
-		return k, false, nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, false, err
+		return k, path, nil
+	}
+	return nil, filepath.Join(dir, SecretKeyFile), fmt.Errorf("no %s or %s in %s: %w", SecretKeyFile, LegacyKeyFile, dir, os.ErrNotExist)
+}
+
+// LoadOrCreateSecretKey is LoadSecretKey that makes SecretKeyFile (mode
+// 0600) in dir when there is no key file, and says whether it did. Servers
+// sharing dir share the key; servers on one PostgreSQL in different places
+// must be given one key.
+func LoadOrCreateSecretKey(dir string) (key *SecretKey, path string, created bool, err error) {
+	key, path, err = LoadSecretKey(dir)
+	if !errors.Is(err, os.ErrNotExist) {
+		return key, path, false, err
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, false, err
+		return nil, path, false, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, false, err
+		return nil, path, false, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return LoadOrCreateSecretKey(dir) // another server made it just now
-	}
+	// Written whole under a temporary name, then linked into place: a
+	// server starting at the same moment finds no file or the whole key.
+	f, err := os.CreateTemp(dir, SecretKeyFile+".*")
 	if err != nil {
-		return nil, false, err
+		return nil, path, false, err
 	}
+	defer os.Remove(f.Name())
 	_, werr := f.WriteString(base64.StdEncoding.EncodeToString(raw) + "\n")
 	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
-		return nil, false, err
+		return nil, path, false, err
+	}
+	if err := os.Link(f.Name(), path); errors.Is(err, os.ErrExist) {
+		return LoadOrCreateSecretKey(dir) // another server made it just now
+	} else if err != nil {
+		return nil, path, false, err
 	}
 	k, err := newSecretKey(raw)
-	return k, true, err
+	return k, path, true, err
 }
 
-// sealedPrefix starts every sealed value: the format and the key's id.
+// sealedPrefix starts every sealed value: the format, then the key's id.
 const sealedPrefix = "aes-gcm:"
 
-// seal encrypts plain, bound to context (the factor id).
-func (k *SecretKey) seal(plain, context string) (string, error) {
+// IsSealed reports whether a value read from the store is sealed; one that
+// is not was stored in clear by a release before --secret-key sealed it.
+func IsSealed(stored []byte) bool { return bytes.HasPrefix(stored, []byte(sealedPrefix)) }
+
+// Seal encrypts plain for the store, bound to label.
+func (k *SecretKey) Seal(plain []byte, label string) ([]byte, error) {
 	nonce := make([]byte, k.aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
-		return "", err
+		return nil, err
 	}
-	box := k.aead.Seal(nonce, nonce, []byte(plain), []byte(context))
-	return sealedPrefix + k.id + ":" + base64.RawStdEncoding.EncodeToString(box), nil
+	box := k.aead.Seal(nonce, nonce, plain, []byte(label))
+	return []byte(sealedPrefix + k.id + ":" + base64.RawStdEncoding.EncodeToString(box)), nil
 }
 
-// open decrypts what seal made with the same key and context.
-func (k *SecretKey) open(sealed, context string) (string, error) {
-	id, data, ok := strings.Cut(strings.TrimPrefix(sealed, sealedPrefix), ":")
-	if !strings.HasPrefix(sealed, sealedPrefix) || !ok {
-		return "", errors.New("not a sealed TOTP secret")
+// Open decrypts what Seal made with the same key and label. It fails on a
+// value sealed with another key (naming both keys' ids), on a damaged one
+// and on one that is not sealed.
+func (k *SecretKey) Open(sealed []byte, label string) ([]byte, error) {
+	id, data, ok := strings.Cut(strings.TrimPrefix(string(sealed), sealedPrefix), ":")
+	if !IsSealed(sealed) || !ok {
+		return nil, errors.New("not a sealed value")
 	}
 	if id != k.id {
-		return "", fmt.Errorf("TOTP secret sealed with MFA key %s, but this server has key %s (--mfa-key)", id, k.id)
+		return nil, fmt.Errorf("sealed with secret key %s, but this server has key %s (--secret-key)", id, k.id)
 	}
 	box, err := base64.RawStdEncoding.DecodeString(data)
 	if err != nil || len(box) < k.aead.NonceSize() {
-		return "", errors.New("sealed TOTP secret is damaged")
+		return nil, errors.New("sealed value is damaged")
 	}
-	plain, err := k.aead.Open(nil, box[:k.aead.NonceSize()], box[k.aead.NonceSize():], []byte(context))
+	plain, err := k.aead.Open(nil, box[:k.aead.NonceSize()], box[k.aead.NonceSize():], []byte(label))
 	if err != nil {
-		return "", errors.New("sealed TOTP secret does not open with this server's MFA key")
+		return nil, errors.New("sealed value does not open with this server's secret key")
+	}
+	return plain, nil
+}
+
+// seal seals a TOTP secret, bound to its factor's id.
+func (k *SecretKey) seal(plain, factorID string) (string, error) {
+	sealed, err := k.Seal([]byte(plain), factorID)
+	return string(sealed), err
+}
+
+// open opens a TOTP secret sealed by seal.
+func (k *SecretKey) open(sealed, factorID string) (string, error) {
+	plain, err := k.Open([]byte(sealed), factorID)
+	if err != nil {
+		return "", fmt.Errorf("TOTP secret: %w", err)
 	}
 	return string(plain), nil
 }

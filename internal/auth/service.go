@@ -74,8 +74,9 @@ type Config struct {
 	// person must enrol and verify a TOTP factor before they see any data
 	// (the /auth/v1 endpoints, enrolment included, still work at aal1).
 	RequireMFA bool
-	// MFAKey seals the TOTP secrets in the store; nil: a random key for
-	// this process only (secrets enrolled are lost at restart).
+	// MFAKey is the secret key (--secret-key) that seals the TOTP secrets
+	// and the signing keys in the store; nil: a random key for this
+	// process only (what it sealed is lost at restart).
 	MFAKey *SecretKey
 	// MFAChallengeExpiry is how long a challenge may be verified; 5 min
 	// when zero.
@@ -99,9 +100,10 @@ type Service struct {
 
 	limitOTP, limitVerify, limitToken namedLimit
 
-	keysMu     sync.Mutex
-	keys       *Keys
-	keysLoaded time.Time
+	keysMu         sync.Mutex
+	keys           *Keys
+	keysLoaded     time.Time
+	unsealedLogged bool
 
 	verified tokenCache
 }
@@ -239,12 +241,17 @@ func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 	if s.keys != nil && age < KeyRefreshInterval && (!reload || age < keyReloadInterval) {
 		return s.keys, nil
 	}
-	k, err := LoadKeys(ctx, s.store, now)
+	k, err := LoadKeys(ctx, s.store, s.cfg.MFAKey, now)
 	if err != nil {
 		if s.keys != nil {
 			return s.keys, nil
 		}
 		return nil, err
+	}
+	if len(k.Unsealed) > 0 && !s.unsealedLogged {
+		s.unsealedLogged = true
+		s.cfg.Logger.Warn("signing keys are stored in clear: once every server runs this release, seal them with studio keys seal",
+			"kids", strings.Join(k.Unsealed, ","))
 	}
 	s.keys, s.keysLoaded = k, now
 	return k, nil

@@ -88,15 +88,6 @@ func TestSecretKey(t *testing.T) {
 			t.Errorf("ParseSecretKey(%q) accepted", bad)
 		}
 	}
-	dir := t.TempDir()
-	made, created, err := LoadOrCreateSecretKey(dir)
-	if err != nil || !created {
-		t.Fatalf("LoadOrCreateSecretKey = %v, %v", created, err)
-	}
-	again, created, err := LoadOrCreateSecretKey(dir)
-	if err != nil || created || again.id != made.id {
-		t.Errorf("second LoadOrCreateSecretKey = %v, %v (ids %s, %s)", created, err, again.id, made.id)
-	}
 }
 
 // TestQRSVG: an SVG the client can put in a data: URI as it is.

@@ -203,7 +203,7 @@ func TestNoServerErrors(t *testing.T) {
 // aal1 when aal2 is required is 403.
 func TestSignedOutAndAAL(t *testing.T) {
 	f := newFixture(t)
-	mfa := rest.New(f.db, auth.New(f.db, auth.Config{SiteOrigin: authtest.Origin, RequireMFA: true}), rest.Config{})
+	mfa := rest.New(f.db, auth.New(f.db, auth.Config{SiteOrigin: authtest.Origin, MFAKey: authtest.SecretKey, RequireMFA: true}), rest.Config{})
 	r := httptest.NewRequest("GET", "/rest/v1/contact_messages", nil)
 	r.Header.Set("Authorization", "Bearer "+f.token)
 	w := httptest.NewRecorder()

@@ -32,6 +32,34 @@ func (s *DB) CachePut(ctx context.Context, key string, data []byte) error {
 	})
 }
 
+// CacheKeys returns the keys of every ACME cache entry.
+func (s *DB) CacheKeys(ctx context.Context) ([]string, error) {
+	var keys []string
+	err := s.query(ctx, "list acme cache entries", `SELECT key FROM acme_cache ORDER BY key`, nil,
+		func(rows *sql.Rows) error {
+			var k string
+			err := rows.Scan(&k)
+			keys = append(keys, k)
+			return err
+		})
+	return keys, err
+}
+
+// CacheReplace stores next as the ACME cache entry of key if it is still
+// prev, and reports whether it did.
+func (s *DB) CacheReplace(ctx context.Context, key string, prev, next []byte) (bool, error) {
+	var n int64
+	err := s.write(ctx, "replace acme cache entry", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE acme_cache SET data = ? WHERE key = ? AND data = ?`), next, key, prev)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n == 1, err
+}
+
 // CacheDelete removes the ACME cache entry of key, if any.
 func (s *DB) CacheDelete(ctx context.Context, key string) error {
 	return s.write(ctx, "delete acme cache entry", func(tx *sql.Tx) error {

@@ -719,6 +719,21 @@ func (s *DB) ListSigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
 	return keys, err
 }
 
+// ReplaceSigningKey implements auth.SealingStore: it stores next as kid's
+// private key if it is still prev.
+func (s *DB) ReplaceSigningKey(ctx context.Context, kid string, prev, next []byte) (bool, error) {
+	var n int64
+	err := s.write(ctx, "replace signing key", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_signing_keys SET private_key = ? WHERE kid = ? AND private_key = ?`), next, kid, prev)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n == 1, err
+}
+
 // DeleteSigningKey removes a retired signing key from the JWKS.
 func (s *DB) DeleteSigningKey(ctx context.Context, kid string) error {
 	return s.write(ctx, "delete signing key", func(tx *sql.Tx) error {

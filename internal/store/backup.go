@@ -18,7 +18,7 @@ var ErrNotSQLite = errors.New("backup and restore are for the SQLite store; back
 // must not exist yet) while the server goes on reading and writing: VACUUM
 // INTO reads one snapshot of the database in a single transaction. The copy
 // is written beside file and renamed into place, so file is either the
-// whole copy or absent.
+// whole copy or absent. Only its owner may read it (mode 0600).
 func (s *DB) Backup(ctx context.Context, file string) error {
 	if s.d.name != "sqlite" {
 		return ErrNotSQLite
@@ -28,6 +28,11 @@ func (s *DB) Backup(ctx context.Context, file string) error {
 	}
 	tmp := file + ".partial"
 	_ = os.Remove(tmp)
+	// VACUUM INTO fills an empty file as it finds it: made here, it is the
+	// owner's alone (0600) from the start, whatever the umask.
+	if err := createPrivate(tmp); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
 	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("backup: %w", err)
@@ -45,7 +50,8 @@ func (s *DB) Backup(ctx context.Context, file string) error {
 // not be running on dataDir. A store already there is kept beside it as
 // studio.db.before-restore, and is refused when force is false. The backup
 // is checked first (a SQLite file of this site that passes integrity_check)
-// and copied under a temporary name, so a failed restore changes nothing.
+// and copied under a temporary name, so a failed restore changes nothing;
+// the store it makes is its owner's alone (mode 0600).
 func Restore(ctx context.Context, file, dataDir string, force bool) error {
 	if err := checkBackup(ctx, file); err != nil {
 		return err
@@ -123,7 +129,8 @@ func copyFile(from, to string) error {
 		return err
 	}
 	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	_ = os.Remove(to) // a file left by a failed restore, whatever its mode
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -136,6 +143,16 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return dst.Close()
+}
+
+// createPrivate makes the empty file name, readable and writable by its
+// owner alone.
+func createPrivate(name string) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func syncFile(name string) error {

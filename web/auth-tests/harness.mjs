@@ -30,8 +30,11 @@ export function newStore() {
   };
 }
 
-/** startServe runs "studio serve" with args and returns it and its base URL. */
+/** startServe runs "studio serve" with args and returns it and its base URL.
+ * args must give a temporary --data: the server's store and secret key
+ * must not land in the work tree. */
 export async function startServe(args, serveEnv = env) {
+  if (!args.includes("--data")) throw new Error(`startServe ${args.join(" ")}: give it a temporary --data`);
   const proc = spawn(bin, ["serve", "--addr", "127.0.0.1:0", ...args], { env: serveEnv, stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve, reject) => {
     const lines = createInterface({ input: proc.stdout });

@@ -21,12 +21,22 @@ import (
 // Origin is the site origin of the services New makes.
 const Origin = "https://studio.test"
 
+// SecretKey is the secret key of the services New makes. Another service on
+// the same store needs it (Config.MFAKey) to open the signing keys.
+var SecretKey = func() *auth.SecretKey {
+	k, err := auth.NewRandomSecretKey()
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
 // New opens a new store of engine (storetest) and the auth service on it;
 // tweak may change its configuration (RequireMFA).
 func New(tb testing.TB, engine storetest.Engine, tweak ...func(*auth.Config)) (*store.DB, *auth.Service) {
 	tb.Helper()
 	db := engine.New(tb)
-	cfg := auth.Config{SiteOrigin: Origin}
+	cfg := auth.Config{SiteOrigin: Origin, MFAKey: SecretKey}
 	for _, f := range tweak {
 		f(&cfg)
 	}
