@@ -21,6 +21,7 @@ import (
 	"studio/internal/form"
 	"studio/internal/metrics"
 	"studio/internal/ratelimit"
+	"studio/internal/redirect"
 	"studio/internal/signup"
 	"studio/internal/store"
 )
@@ -197,9 +198,14 @@ type call struct {
 	spam     bool // accepted, and kept as spam
 }
 
-// redirect answers a native form post with 303 to location, a path of this
-// site.
-func (c *call) redirect(location string) {
+// redirect answers a native form post with 303 to path, a path of this
+// site (500 if it is none: a programming error).
+func (c *call) redirect(path string) {
+	location, ok := redirect.Location(path, "")
+	if !ok {
+		writeError(c.w, http.StatusInternalServerError, form.Rules.Errors.Internal)
+		return
+	}
 	h := c.w.Header()
 	h.Set("Location", location)
 	h.Set("Cache-Control", "no-store")
