@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/crypto/acme/autocert"
 
 	"studio/internal/auth"
+	"studio/internal/redirect"
 	"studio/internal/server"
 	"studio/internal/store"
 )
@@ -57,7 +59,7 @@ func (c httpsConfig) options(db *store.DB, secrets *auth.SecretKey, mainAddr str
 	if !c.enabled() {
 		return opts, nil
 	}
-	var redirect http.Handler = redirectToHTTPS(mainAddr)
+	var toHTTPS http.Handler
 	switch {
 	case c.domains != "" && (c.certFile != "" || c.keyFile != ""):
 		return opts, errors.New("--domain and --tls-cert exclude each other: certificates come from the ACME CA or from files")
@@ -75,7 +77,7 @@ func (c httpsConfig) options(db *store.DB, secrets *auth.SecretKey, mainAddr str
 		}
 		opts.TLS = m.TLSConfig()
 		opts.TLS.GetCertificate = logCertificateErrors(m.GetCertificate, logger)
-		redirect = m.HTTPHandler(redirect)
+		toHTTPS = m.HTTPHandler(redirectToHTTPS(mainAddr, domainHosts(splitList(c.domains))))
 	case c.certFile == "" || c.keyFile == "":
 		return opts, errors.New("--tls-cert and --tls-key go together: set both")
 	default:
@@ -84,6 +86,7 @@ func (c httpsConfig) options(db *store.DB, secrets *auth.SecretKey, mainAddr str
 			return opts, fmt.Errorf("--tls-cert/--tls-key: %w", err)
 		}
 		opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+		toHTTPS = redirectToHTTPS(mainAddr, certificateHosts(cert))
 	}
 	opts.TLS.MinVersion = tls.VersionTLS12
 	if c.httpAddr != "off" {
@@ -91,7 +94,7 @@ func (c httpsConfig) options(db *store.DB, secrets *auth.SecretKey, mainAddr str
 		if err != nil {
 			return opts, fmt.Errorf("--http-addr: %w", err)
 		}
-		opts.Sides = append(opts.Sides, server.Side{Name: "redirect to https", Listener: ln, Handler: redirect})
+		opts.Sides = append(opts.Sides, server.Side{Name: "redirect to https", Listener: ln, Handler: toHTTPS})
 	}
 	return opts, nil
 }
@@ -127,17 +130,25 @@ func logCertificateErrors(get func(*tls.ClientHelloInfo) (*tls.Certificate, erro
 	}
 }
 
-// redirectToHTTPS sends every request to the same URL over HTTPS, on the
-// port of mainAddr unless that is 443. 308 keeps the method and body.
-func redirectToHTTPS(mainAddr string) http.Handler {
+// redirectToHTTPS sends every request to the same path and query over
+// HTTPS, on the port of mainAddr unless that is 443. Only a host this server
+// has a certificate for (hasCertificate) is kept: any other Host is refused,
+// so that no one can point the redirect at another site. 308 keeps the
+// method and body.
+func redirectToHTTPS(mainAddr string, hasCertificate func(host string) bool) http.Handler {
 	_, port, _ := net.SplitHostPort(mainAddr)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := r.Host
 		if h, _, err := net.SplitHostPort(host); err == nil {
 			host = h
 		}
-		if host == "" || strings.ContainsAny(host, "/?#@") {
-			http.Error(w, "Bad Request: no host", http.StatusBadRequest)
+		if host == "" || !hasCertificate(host) {
+			http.Error(w, "Bad Request: not a host of this server", http.StatusBadRequest)
+			return
+		}
+		location, ok := redirect.Location(r.URL.Path, r.URL.RawQuery)
+		if !ok {
+			http.NotFound(w, r)
 			return
 		}
 		if port != "" && port != "443" {
@@ -145,8 +156,22 @@ func redirectToHTTPS(mainAddr string) http.Handler {
 		} else if strings.Contains(host, ":") {
 			host = "[" + host + "]" // an IPv6 address
 		}
-		http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), http.StatusPermanentRedirect)
+		w.Header().Set("Location", "https://"+host+location)
+		w.WriteHeader(http.StatusPermanentRedirect)
 	})
+}
+
+// certificateHosts reports whether a host is a name or address cert is
+// valid for.
+func certificateHosts(cert tls.Certificate) func(host string) bool {
+	return func(host string) bool { return cert.Leaf != nil && cert.Leaf.VerifyHostname(host) == nil }
+}
+
+// domainHosts reports whether a host is one of domains (--domain).
+func domainHosts(domains []string) func(host string) bool {
+	return func(host string) bool {
+		return slices.ContainsFunc(domains, func(d string) bool { return strings.EqualFold(d, host) })
+	}
 }
 
 // storeCertCache keeps autocert's certificates and account key in the store,

@@ -170,6 +170,16 @@ func TestHTTPSFromFiles(t *testing.T) {
 	if resp.Header.Get("Strict-Transport-Security") != "" {
 		t.Error("the plain-HTTP redirect carries Strict-Transport-Security")
 	}
+	// A Host the certificate is not for is not redirected to.
+	req, _ := http.NewRequest("GET", "http://"+addrs["redirect to https"]+"/admin", nil)
+	req.Host = "evil.example"
+	if resp, err = client.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" {
+		t.Errorf("GET http /admin for Host evil.example = %d to %q, want 400", resp.StatusCode, resp.Header.Get("Location"))
+	}
 
 	plain := serveInProcess(t, 1, "--addr", "127.0.0.1:0", "--data", t.TempDir())
 	resp, err = http.Get("http://" + plain["http"] + "/")
@@ -316,4 +326,38 @@ func storetestOpen(t *testing.T, dir string) *store.DB {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// TestRedirectToHTTPS: plain HTTP is sent to the same path over HTTPS on a
+// host this server has a certificate for, never to another host, whatever
+// the Host header or the path says.
+func TestRedirectToHTTPS(t *testing.T) {
+	ours := func(host string) bool { return host == "studio.example" || host == "127.0.0.1" || host == "::1" }
+	for _, tt := range []struct {
+		name, mainAddr, host, target string
+		wantStatus                   int
+		wantLocation                 string
+	}{
+		{"same path and query", ":443", "studio.example", "/studio?from=plain", 308, "https://studio.example/studio?from=plain"},
+		{"the port of HTTPS", "127.0.0.1:8443", "studio.example:8080", "/", 308, "https://studio.example:8443/"},
+		{"an IPv4 address", ":443", "127.0.0.1", "/", 308, "https://127.0.0.1/"},
+		{"an IPv6 address", ":443", "[::1]:80", "/a", 308, "https://[::1]/a"},
+		{"another host", ":443", "evil.example", "/admin", 400, ""},
+		{"another host with a port", "127.0.0.1:8443", "evil.example:80", "/", 400, ""},
+		{"a host with a user", ":443", "evil.example@studio.example", "/", 400, ""},
+		{"no host", ":443", "", "/", 400, ""},
+		{"a backslash path", ":443", "studio.example", "/%5Cevil.example/?token_hash=x", 404, ""},
+		{"a tab path", ":443", "studio.example", "/%09/evil.example/", 404, ""},
+		{"a backslash later is escaped", ":443", "studio.example", "/a/%5Cb", 308, "https://studio.example/a/%5Cb"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", tt.target, nil)
+			r.Host = tt.host
+			w := httptest.NewRecorder()
+			redirectToHTTPS(tt.mainAddr, ours).ServeHTTP(w, r)
+			if loc := w.Header().Get("Location"); w.Code != tt.wantStatus || loc != tt.wantLocation {
+				t.Errorf("GET http://%s%s = %d to %q, want %d to %q", tt.host, tt.target, w.Code, loc, tt.wantStatus, tt.wantLocation)
+			}
+		})
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"studio/internal/csvexport"
 	"studio/internal/rest"
 	"studio/internal/store"
 )
@@ -30,7 +30,8 @@ func formatFlag(fs *flag.FlagSet, p *string) {
 }
 
 // write prints t in format: an aligned table for people, a JSON array, or
-// CSV with a header row (RFC 4180, so values may hold commas and newlines).
+// CSV with a header row (RFC 4180, so values may hold commas and newlines;
+// safe to open in a spreadsheet, see csvexport.Cell).
 func (t table) write(w io.Writer, format string) error {
 	switch format {
 	case "json":
@@ -38,14 +39,13 @@ func (t table) write(w io.Writer, format string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(t.records)
 	case "csv":
-		cw := csv.NewWriter(w)
-		if err := cw.Write(t.header); err != nil {
-			return err
+		cw := csvexport.NewWriter(w)
+		for _, rec := range append([][]string{t.header}, t.rows...) {
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
 		}
-		if err := cw.WriteAll(t.rows); err != nil {
-			return err
-		}
-		return cw.Error()
+		return cw.Flush()
 	case "table":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.ToUpper(strings.Join(t.header, "\t")))

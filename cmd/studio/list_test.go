@@ -59,7 +59,7 @@ m2  2025-05-16T10:30:00Z  true   Grace, Hopper  grace@example.com  Navy     +1 5
 		{"messages as CSV", []string{"messages", "list", "--data", dir, "--format", "csv"}, `
 id,received_at,spam,name,email,company,phone,message
 m1,2025-05-16T09:30:00Z,false,Ada Lovelace,ada@example.com,,,Hello
-m2,2025-05-16T10:30:00Z,true,"Grace, Hopper",grace@example.com,Navy,+1 555,"Two lines
+m2,2025-05-16T10:30:00Z,true,"Grace, Hopper",grace@example.com,Navy,'+1 555,"Two lines
 and a ""quote"""
 `},
 		{"messages as JSON", []string{"messages", "list", "--data", dir, "--format", "json"}, `
@@ -90,7 +90,7 @@ and a ""quote"""
 		{"messages since ten thousand days: all", []string{"messages", "list", "--data", dir, "--since", "10000d", "--format", "csv"}, `
 id,received_at,spam,name,email,company,phone,message
 m1,2025-05-16T09:30:00Z,false,Ada Lovelace,ada@example.com,,,Hello
-m2,2025-05-16T10:30:00Z,true,"Grace, Hopper",grace@example.com,Navy,+1 555,"Two lines
+m2,2025-05-16T10:30:00Z,true,"Grace, Hopper",grace@example.com,Navy,'+1 555,"Two lines
 and a ""quote"""
 `},
 		{"waitlist as a table", []string{"waitlist", "list", "--data", dir}, `
@@ -119,6 +119,36 @@ reader@example.com,2025-05-16T09:30:00Z
 			}
 			if diff := cmp.Diff(strings.TrimPrefix(tt.want, "\n"), out.String()); diff != "" {
 				t.Errorf("output (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestListCSVSafeInSpreadsheet: in --format csv a cell that a spreadsheet
+// would read as a formula is prefixed with a single quote; JSON and the
+// table keep the values.
+func TestListCSVSafeInSpreadsheet(t *testing.T) {
+	dir := t.TempDir()
+	db := storetest.MustOpen(t, store.Config{DataDir: dir})
+	m := contact.Message{ID: "m1", ReceivedAt: time.Date(2025, 5, 16, 9, 30, 0, 0, time.UTC), Name: "=1+1", Email: "@evil.example",
+		Company: strp("-2"), Phone: strp("+1 555"), Message: "\t=cmd"}
+	if _, err := db.CreateContactMessage(context.Background(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, tt := range []struct{ format, want string }{
+		{"csv", "id,received_at,spam,name,email,company,phone,message\nm1,2025-05-16T09:30:00Z,false,'=1+1,'@evil.example,'-2,'+1 555,'\t=cmd\n"},
+		{"json", `"name": "=1+1",`},
+		{"table", "=1+1"},
+	} {
+		t.Run(tt.format, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(context.Background(), []string{"messages", "list", "--data", dir, "--format", tt.format}, func(string) string { return "" }, &out, &errOut); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut.String())
+			}
+			got := out.String()
+			if exact := tt.format == "csv"; exact && got != tt.want || !exact && (!strings.Contains(got, tt.want) || strings.Contains(got, "'")) {
+				t.Errorf("--format %s:\n%s\nwant %q", tt.format, got, tt.want)
 			}
 		})
 	}

@@ -41,7 +41,7 @@ var serveCommand = command{
 		envString(fs, &cfg.metricsAddr, "metrics-addr", "STUDIO_METRICS_ADDR", "", "address to serve Prometheus metrics on (/metrics), kept off the public address, e.g. 127.0.0.1:9090; empty: off", env)
 		envString(fs, &cfg.siteURL, "site-url", "STUDIO_SITE_URL", site.BuildOrigin, "public origin of the site, for canonical links, share tags, feeds and the sitemap", env)
 		envString(fs, &cfg.rateLimit, "rate-limit", "STUDIO_RATE_LIMIT", "5/10m", "submissions one client may make to each function, N/DURATION, or off", env)
-		envString(fs, &cfg.trustedProxies, "trusted-proxies", "STUDIO_TRUSTED_PROXIES", "", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed", env)
+		envString(fs, &cfg.trustedProxies, "trusted-proxies", "STUDIO_TRUSTED_PROXIES", "", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed", env)
 		envString(fs, &cfg.allowedOrigins, "allowed-origins", "STUDIO_ALLOWED_ORIGINS", "", "comma-separated origins (https://example.com) that may call the functions from the browser (CORS); empty: same origin only", env)
 		envString(fs, &cfg.smtpURL, "smtp-url", "STUDIO_SMTP_URL", "", "mail server for notifications, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; empty: no e-mail", env)
 		envString(fs, &cfg.notifyTo, "notify-to", "STUDIO_NOTIFY_TO", "", "comma-separated addresses that get an e-mail for each new contact message", env)

@@ -2,11 +2,12 @@ package rest
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"strconv"
 	"time"
+
+	"studio/internal/csvexport"
 )
 
 // jsonTime is how a timestamp reads in JSON, as PostgREST writes
@@ -86,9 +87,10 @@ func CSVCell(v any) string {
 	return ""
 }
 
-// WriteCSV writes a header row of cols and rows (RFC 4180).
+// WriteCSV writes a header row of cols and rows (RFC 4180), safe to open in
+// a spreadsheet (see csvexport.Cell).
 func WriteCSV(w io.Writer, cols []Column, rows []Row) error {
-	cw := csv.NewWriter(w)
+	cw := csvexport.NewWriter(w)
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = c.Name
@@ -104,6 +106,5 @@ func WriteCSV(w io.Writer, cols []Column, rows []Row) error {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }

@@ -255,6 +255,28 @@ func TestReads(t *testing.T) {
 	}
 }
 
+// TestCSVSafeInSpreadsheet: in a CSV answer a cell that a spreadsheet would
+// read as a formula is prefixed with a single quote; JSON keeps the values.
+func TestCSVSafeInSpreadsheet(t *testing.T) {
+	f := newFixture(t)
+	m := contact.Message{ID: "m09", ReceivedAt: time.Date(2025, 5, 17, 9, 0, 0, 0, time.UTC), Name: `=HYPERLINK("https://evil.example","x")`,
+		Email: "@evil.example", Company: ptr("-2+3"), Phone: ptr("+1 555"), Message: "\t=cmd|' /C calc'!A0"}
+	if _, err := f.db.CreateContactMessage(context.Background(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := f.do("GET", "/rest/v1/contact_messages?id=eq.m09&select=name,email,company,phone,message", "", "Accept", "text/csv")
+	want := "name,email,company,phone,message\n" + `"'=HYPERLINK(""https://evil.example"",""x"")",'@evil.example,'-2+3,'+1 555,'` + "\t=cmd|' /C calc'!A0\n"
+	if r.status != 200 || r.body != want {
+		t.Errorf("CSV = %d\n%s\nwant\n%s", r.status, r.body, want)
+	}
+	r = f.do("GET", "/rest/v1/contact_messages?id=eq.m09&select=name,email,company,phone,message", "")
+	if want := `[{"name":"=HYPERLINK(\"https://evil.example\",\"x\")","email":"@evil.example","company":"-2+3","phone":"+1 555","message":"\t=cmd|' /C calc'!A0"}]`; r.body != want {
+		t.Errorf("JSON = %s, want %s", r.body, want)
+	}
+}
+
+func ptr(s string) *string { return &s }
+
 // TestPatch: an update answers the updated rows and may record only the
 // caller as the one who handled a message.
 func TestPatch(t *testing.T) {

@@ -36,6 +36,21 @@ func clientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
 // X-Forwarded-For only from the trusted proxies (see clientIP).
 func ClientIP(r *http.Request, trusted []netip.Prefix) netip.Addr { return clientIP(r, trusted) }
 
+// overHTTPS reports whether the client made r over HTTPS: on a TLS
+// connection, or through a trusted proxy (--trusted-proxies) that ended TLS
+// itself and says so in X-Forwarded-Proto (its first value, the scheme the
+// client used). From anyone else the header is ignored.
+func overHTTPS(r *http.Request, trusted []netip.Prefix) bool {
+	if r.TLS != nil {
+		return true
+	}
+	if !isTrusted(parseAddr(r.RemoteAddr), trusted) {
+		return false
+	}
+	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	return strings.EqualFold(strings.TrimSpace(proto), "https")
+}
+
 func parseAddr(hostport string) netip.Addr {
 	host, _, err := net.SplitHostPort(hostport)
 	if err != nil {

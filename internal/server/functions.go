@@ -21,6 +21,7 @@ import (
 	"studio/internal/form"
 	"studio/internal/metrics"
 	"studio/internal/ratelimit"
+	"studio/internal/redirect"
 	"studio/internal/signup"
 	"studio/internal/store"
 )
@@ -48,7 +49,8 @@ type FunctionsConfig struct {
 	// RateLimit is how many submissions one client may make to each function;
 	// the zero Rate means no limit.
 	RateLimit ratelimit.Rate
-	// TrustedProxies are the addresses whose X-Forwarded-For is believed.
+	// TrustedProxies are the addresses whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed (also by the security headers: HSTS).
 	TrustedProxies []netip.Prefix
 	// AllowedOrigins may call the functions from other sites (CORS); empty
 	// means same origin only.
@@ -197,9 +199,14 @@ type call struct {
 	spam     bool // accepted, and kept as spam
 }
 
-// redirect answers a native form post with 303 to location, a path of this
-// site.
-func (c *call) redirect(location string) {
+// redirect answers a native form post with 303 to path, a path of this
+// site (500 if it is none: a programming error).
+func (c *call) redirect(path string) {
+	location, ok := redirect.Location(path, "")
+	if !ok {
+		writeError(c.w, http.StatusInternalServerError, form.Rules.Errors.Internal)
+		return
+	}
 	h := c.w.Header()
 	h.Set("Location", location)
 	h.Set("Cache-Control", "no-store")
@@ -330,18 +337,12 @@ func (f *functions) formOriginAllowed(r *http.Request) bool {
 	return false
 }
 
-// ownOrigin is the origin the request was made to, scheme://host: https on
-// a TLS connection, or when a trusted proxy (--trusted-proxies), which ended
-// TLS itself, says so in X-Forwarded-Proto.
+// ownOrigin is the origin the request was made to, scheme://host, https
+// when it came over HTTPS (see overHTTPS).
 func (f *functions) ownOrigin(r *http.Request) string {
 	scheme := "http"
-	if r.TLS != nil {
+	if overHTTPS(r, f.cfg.TrustedProxies) {
 		scheme = "https"
-	} else if isTrusted(parseAddr(r.RemoteAddr), f.cfg.TrustedProxies) {
-		proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
-		if strings.EqualFold(strings.TrimSpace(proto), "https") {
-			scheme = "https"
-		}
 	}
 	return scheme + "://" + r.Host
 }

@@ -21,6 +21,7 @@ import (
 	"studio/internal/form"
 	"studio/internal/notify"
 	"studio/internal/ratelimit"
+	"studio/internal/redirect/redirecttest"
 	"studio/internal/server"
 	"studio/internal/signup"
 	"studio/internal/store"
@@ -145,6 +146,7 @@ func checkRedirect(t *testing.T, w *httptest.ResponseRecorder) {
 		t.Errorf("redirect Content-Type = %q, want no JSON", ct)
 	}
 	loc := w.Header().Get("Location")
+	redirecttest.CheckSameSite(t, loc)
 	if reason, ok := strings.CutPrefix(loc, "/forms/problem/"); ok {
 		if _, known := form.Rules.Problems[reason]; !known {
 			t.Errorf("redirect to %q: %q is not a key of problems in rules.json (no page)", loc, reason)

@@ -3,6 +3,7 @@ package server
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"studio/internal/metrics"
@@ -25,7 +26,9 @@ var hsts = []string{"max-age=63072000"}
 
 // securityHeaders sets the security headers every response carries. Pages
 // replace the Content-Security-Policy with one that also admits the hashes of
-// their inline scripts. Over HTTPS, Strict-Transport-Security is added.
+// their inline scripts. Over HTTPS, Strict-Transport-Security is added: on a
+// TLS connection, or when a trusted proxy says the client used HTTPS (see
+// overHTTPS).
 //
 // Cross-Origin-Opener-Policy is not among them: the public pages are the
 // same for every visitor, so a cross-origin opener has nothing to learn from
@@ -33,7 +36,7 @@ var hsts = []string{"max-age=63072000"}
 // group (and, on Android, a process) of its own: Lighthouse measured it at
 // 100-300 ms of blocking time on every page (decision 0007). A document that
 // holds a signed-in person's data sets it itself.
-func securityHeaders(next http.Handler) http.Handler {
+func securityHeaders(trustedProxies []netip.Prefix) middleware {
 	headers := http.Header{}
 	headers.Set("Content-Security-Policy", site.Policy())
 	headers.Set("X-Content-Type-Options", "nosniff")
@@ -43,18 +46,20 @@ func securityHeaders(next http.Handler) http.Handler {
 	for k, v := range headers {
 		headers[k] = v[:1:1] // shared by all responses: no spare capacity to append into
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		for k, v := range headers {
-			h[k] = v
-		}
-		if r.TLS != nil {
-			// Only over HTTPS: a browser ignores it over HTTP, and a site
-			// served over HTTP alone must not promise HTTPS.
-			h["Strict-Transport-Security"] = hsts
-		}
-		next.ServeHTTP(w, r)
-	})
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := w.Header()
+			for k, v := range headers {
+				h[k] = v
+			}
+			if overHTTPS(r, trustedProxies) {
+				// Only over HTTPS: a browser ignores it over HTTP, and a site
+				// served over HTTP alone must not promise HTTPS.
+				h["Strict-Transport-Security"] = hsts
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // statusRecorder remembers the status and size of a response for the log.

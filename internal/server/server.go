@@ -54,7 +54,7 @@ func New(d Deps) http.Handler {
 	}
 	mux := http.NewServeMux()
 	addRoutes(mux, d)
-	return chain(mux, recoverPanics(d.Logger), observe(d.Logger, d.Metrics), securityHeaders)
+	return chain(mux, recoverPanics(d.Logger), observe(d.Logger, d.Metrics), securityHeaders(d.Functions.TrustedProxies))
 }
 
 // httpServer is the server Serve runs; it must serve a coalescingListener.

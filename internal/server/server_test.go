@@ -3,12 +3,14 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +66,45 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 				if !strings.Contains(pp, feature) {
 					t.Errorf("Permissions-Policy %q lacks %q", pp, feature)
 				}
+			}
+		})
+	}
+}
+
+// TestHSTS: Strict-Transport-Security is sent over HTTPS: on a TLS
+// connection, or when a trusted proxy says the client used HTTPS; never over
+// plain HTTP, and never because an untrusted client says so.
+func TestHSTS(t *testing.T) {
+	h := server.New(server.Deps{Site: fakeSite, Functions: server.FunctionsConfig{
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}})
+	for _, tt := range []struct {
+		name, remote, proto string
+		tls                 bool
+		want                bool
+	}{
+		{name: "TLS connection", remote: "203.0.113.7:5000", tls: true, want: true},
+		{name: "plain HTTP", remote: "203.0.113.7:5000"},
+		{name: "trusted proxy says https", remote: "10.1.2.3:5000", proto: "https", want: true},
+		{name: "trusted proxy says HTTPS, then another hop", remote: "10.1.2.3:5000", proto: "HTTPS, http", want: true},
+		{name: "trusted proxy says http", remote: "10.1.2.3:5000", proto: "http"},
+		{name: "trusted proxy says nothing", remote: "10.1.2.3:5000"},
+		{name: "untrusted client says https", remote: "203.0.113.7:5000", proto: "https"},
+		{name: "untrusted client in IPv6 says https", remote: "[2001:db8::1]:5000", proto: "https"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tt.remote
+			if tt.proto != "" {
+				r.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			if tt.tls {
+				r.TLS = &tls.ConnectionState{}
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			got := w.Header().Get("Strict-Transport-Security")
+			if want := map[bool]string{true: "max-age=63072000"}[tt.want]; got != want {
+				t.Errorf("Strict-Transport-Security = %q, want %q", got, want)
 			}
 		})
 	}

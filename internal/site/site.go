@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"studio/internal/redirect"
 )
 
 // Cache policies. Hashed assets never change under their name; HTML must be
@@ -223,11 +225,14 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	p := r.URL.Path
 	if canonical, ok := canonicalPath(p); ok {
-		target := canonical
-		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
+		// A path such as /\host/ or /%09/host/ has no page, and its
+		// canonical form would send the browser to that host: not found.
+		if location, ok := redirect.Location(canonical, r.URL.RawQuery); ok {
+			w.Header().Set("Location", location)
+			w.WriteHeader(http.StatusPermanentRedirect)
+		} else {
+			serve(w, r, s.notFoundPage(p), http.StatusNotFound)
 		}
-		http.Redirect(w, r, target, http.StatusPermanentRedirect)
 		return
 	}
 	if page, ok := s.pages[p]; ok {

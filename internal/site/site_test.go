@@ -18,6 +18,7 @@ import (
 	"github.com/andybalholm/brotli"
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"studio/internal/redirect/redirecttest"
 	"studio/internal/site"
 )
 
@@ -44,7 +45,7 @@ func testFS() fstest.MapFS {
 	}
 }
 
-func newSite(t *testing.T) *site.Site {
+func newSite(t testing.TB) *site.Site {
 	t.Helper()
 	s, err := site.New(testFS(), site.Options{})
 	if err != nil {
@@ -103,6 +104,64 @@ func TestStatusAndBody(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoRedirectToAnotherHost: a path whose canonical form a browser would
+// read as another host (/\host, //host, /%09/host) is not found; a backslash
+// deeper in the path is only a character of the path, and is redirected.
+func TestNoRedirectToAnotherHost(t *testing.T) {
+	s := newSite(t)
+	tests := []struct {
+		name, target string
+		wantStatus   int
+		wantLocation string
+	}{
+		{name: "escaped backslash", target: "/%5Cevil.example/?token_hash=x&type=magiclink", wantStatus: 404},
+		{name: "backslash", target: `/\evil.example/`, wantStatus: 404},
+		{name: "two escaped backslashes", target: "/%5C%5Cevil.example/", wantStatus: 404},
+		{name: "backslash after a dot", target: `/.\evil.example/`, wantStatus: 404},
+		{name: "index.html after a backslash", target: "/%5Cevil.example/index.html", wantStatus: 404},
+		{name: "two slashes", target: "//evil.example/", wantStatus: 404},
+		{name: "escaped slashes", target: "/%2F%2Fevil.example/", wantStatus: 404},
+		{name: "slash and escaped slash", target: "/%2Fevil.example/", wantStatus: 404},
+		{name: "tab between slashes", target: "/%09/evil.example/", wantStatus: 404},
+		{name: "newline between slashes", target: "/%0A/evil.example/", wantStatus: 404},
+		{name: "carriage return and backslash", target: "/%0D%5Cevil.example/", wantStatus: 404},
+		{name: "backslash deeper is a path of the site", target: "/studio/%5Cevil.example/", wantStatus: 308, wantLocation: "/studio/%5Cevil.example"},
+		{name: "query with a scheme stays in the query", target: "/studio/?next=https://evil.example", wantStatus: 308, wantLocation: "/studio?next=https://evil.example"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := do(s, "GET", tt.target, nil)
+			if w.Code != tt.wantStatus {
+				t.Fatalf("status = %d, want %d", w.Code, tt.wantStatus)
+			}
+			if got := w.Header().Get("Location"); got != tt.wantLocation {
+				t.Errorf("Location = %q, want %q", got, tt.wantLocation)
+			}
+		})
+	}
+}
+
+// FuzzCanonicalRedirect: whatever the path and query asked for, a redirect
+// of the site stays on it.
+func FuzzCanonicalRedirect(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"/studio/", "a=1"}, {"/index.html", ""}, {`/\evil.example/`, "token_hash=x"}, {"//evil.example/", ""},
+		{"///evil.example/index.html", ""}, {"/\t/evil.example/", ""}, {"/\r\\evil.example/", ""}, {"/./\\evil.example/", ""},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	s := newSite(f)
+	f.Fuzz(func(t *testing.T, path, query string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.URL.Path, r.URL.RawQuery = path, query
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if loc := w.Header().Get("Location"); w.Code/100 == 3 || loc != "" {
+			redirecttest.CheckSameSite(t, loc)
+		}
+	})
 }
 
 func TestCacheControl(t *testing.T) {
