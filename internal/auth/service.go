@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +68,9 @@ type Config struct {
 	SignIn      func(result string)
 	// AllowedOrigins may call the service from other sites (CORS).
 	AllowedOrigins []string
+	// Redirects are the pages a mailed link may open (redirect_to); nil:
+	// the site's /admin and everything under it.
+	Redirects *RedirectAllowList
 	// ClientIP is the address of the client that made r (the server knows
 	// which proxies to believe); RemoteAddr's host when nil.
 	ClientIP func(r *http.Request) string
@@ -104,6 +108,8 @@ type Service struct {
 	keysLoaded time.Time
 
 	verified tokenCache
+
+	background sync.WaitGroup // mailCode's work after the answer
 }
 
 // New returns the service on st. The signing keys are read (or the first
@@ -130,6 +136,12 @@ func New(st Store, cfg Config) *Service {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Redirects == nil {
+		var err error
+		if cfg.Redirects, err = NewRedirectAllowList(cfg.SiteOrigin, nil); err != nil {
+			cfg.Redirects = &RedirectAllowList{fallback: url.URL{Path: ConsolePath}} // no origin: links relative to the site
+		}
 	}
 	if cfg.ClientIP == nil {
 		cfg.ClientIP = func(r *http.Request) string {
