@@ -81,6 +81,11 @@ type Config struct {
 	// MFAKey seals the TOTP secrets in the store; nil: a random key for
 	// this process only (secrets enrolled are lost at restart).
 	MFAKey *SecretKey
+	// FailedCodeFloor is the least time /verify takes to refuse a typed
+	// code, so that the time does not tell whether the address is staff's
+	// (the store does the same work either way; this hides what is left);
+	// 50 ms when zero.
+	FailedCodeFloor time.Duration
 	// MFAChallengeExpiry is how long a challenge may be verified; 5 min
 	// when zero.
 	MFAChallengeExpiry time.Duration
@@ -123,6 +128,9 @@ func New(st Store, cfg Config) *Service {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.FailedCodeFloor <= 0 {
+		cfg.FailedCodeFloor = 50 * time.Millisecond
 	}
 	if cfg.MFAChallengeExpiry <= 0 {
 		cfg.MFAChallengeExpiry = 5 * time.Minute

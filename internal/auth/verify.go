@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -68,6 +69,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, s.limitVerify) {
 		return
 	}
+	started := time.Now()
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
@@ -108,6 +110,9 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	msg := "Email link is invalid or has expired"
 	if p.Token != "" {
 		msg = "Token has expired or is invalid"
+		if err != nil {
+			s.waitFloor(r, started)
+		}
 	}
 	if s.verifyFailed(w, r, err, failure, msg) {
 		return
@@ -178,6 +183,17 @@ func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error
 		s.failed(w, r, "verify", err)
 	}
 	return true
+}
+
+// waitFloor waits until FailedCodeFloor has passed since started, or the
+// client has gone.
+func (s *Service) waitFloor(r *http.Request, started time.Time) {
+	t := time.NewTimer(time.Until(started.Add(s.cfg.FailedCodeFloor)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+	}
 }
 
 // codeMatches checks a typed code against the stored hash of a user's
