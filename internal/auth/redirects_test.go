@@ -179,3 +179,44 @@ func FuzzRedirectAllowList(f *testing.F) {
 func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f })
 }
+
+// TestMailedLinkRedirect: the link mailed by /otp, /recover and PUT /user
+// opens the redirect_to asked for only when the allow-list has it; a
+// hostile one on the site's own origin (the issue's /%5Cevil.example/)
+// or a CORS-allowed origin gives the console instead.
+func TestMailedLinkRedirect(t *testing.T) {
+	f := newFixture(t, sqlite(), func(c *auth.Config) { c.Redirects = newRedirects(t) })
+	linkIn := func(mail string) string {
+		for _, line := range strings.Split(mail, "\n") {
+			if strings.HasPrefix(line, "http") {
+				return line
+			}
+		}
+		t.Fatalf("no link in the mail:\n%s", mail)
+		return ""
+	}
+	tests := []struct {
+		name, redirectTo, wantPrefix string
+	}{
+		{"none", "", "https://studio.test/admin?token_hash="},
+		{"the issue's backslash", "https://studio.test/%5Cevil.example/", "https://studio.test/admin?token_hash="},
+		{"a page of the site outside the console", "https://studio.test/contact", "https://studio.test/admin?token_hash="},
+		{"a CORS-allowed origin", "https://console.test/admin", "https://studio.test/admin?token_hash="},
+		{"a console page", "https://studio.test/admin/inbox?filter=spam", "https://studio.test/admin/inbox?filter=spam&token_hash="},
+		{"an allowed glob", "https://preview.studio.test/docs/a/b", "https://preview.studio.test/docs/a/b?token_hash="},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, path := range []string{"/auth/v1/otp", "/auth/v1/recover"} {
+				r := f.do("POST", path+"?redirect_to="+url.QueryEscape(tt.redirectTo), `{"email":"ada@studio.test"}`)
+				if r.status != 200 {
+					t.Fatalf("%s = %d %s", path, r.status, r.raw)
+				}
+				if link := linkIn(f.mail()); !strings.HasPrefix(link, tt.wantPrefix) {
+					t.Errorf("%s: link %s, want %s…", path, link, tt.wantPrefix)
+				}
+				f.clock.Advance(auth.EmailInterval)
+			}
+		})
+	}
+}
