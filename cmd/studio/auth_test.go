@@ -108,6 +108,8 @@ func TestServeAuthFlags(t *testing.T) {
 		{"bad timebox", func(c *serveConfig) { c.sessionTimebox = "a week" }, "--session-timebox"},
 		{"tiny inactivity timeout", func(c *serveConfig) { c.sessionInactivity = "10ms" }, "--session-inactivity-timeout"},
 		{"bad challenge expiry", func(c *serveConfig) { c.mfaChallengeExpiry = "0s" }, "--mfa-challenge-expiry"},
+		{"redirect URLs", func(c *serveConfig) { c.redirectURLs = "https://studio.test/app/**, http://localhost:3000/cb" }, ""},
+		{"redirect URL with a host glob", func(c *serveConfig) { c.redirectURLs = "https://*.studio.test/**" }, "--redirect-urls"},
 	} {
 		c := base
 		tt.tweak(&c)

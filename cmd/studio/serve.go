@@ -43,6 +43,7 @@ var serveCommand = command{
 		envString(fs, &cfg.rateLimit, "rate-limit", "STUDIO_RATE_LIMIT", "5/10m", "submissions one client may make to each function, N/DURATION, or off", env)
 		envString(fs, &cfg.trustedProxies, "trusted-proxies", "STUDIO_TRUSTED_PROXIES", "", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed", env)
 		envString(fs, &cfg.allowedOrigins, "allowed-origins", "STUDIO_ALLOWED_ORIGINS", "", "comma-separated origins (https://example.com) that may call the functions from the browser (CORS); empty: same origin only", env)
+		envString(fs, &cfg.redirectURLs, "redirect-urls", "STUDIO_REDIRECT_URLS", "", "comma-separated URLs that a staff sign-in link may open (the client's emailRedirectTo), exact or with a glob in the path (https://studio.example/app/**: * stays within one path segment, ** does not); the site's /admin and everything under it are always allowed, and any other redirect_to is replaced by /admin", env)
 		envString(fs, &cfg.smtpURL, "smtp-url", "STUDIO_SMTP_URL", "", "mail server for notifications, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; empty: no e-mail", env)
 		envString(fs, &cfg.notifyTo, "notify-to", "STUDIO_NOTIFY_TO", "", "comma-separated addresses that get an e-mail for each new contact message", env)
 		envString(fs, &cfg.notifyFrom, "notify-from", "STUDIO_NOTIFY_FROM", "", "sender address of the notifications and of staff sign-in codes (default: the first --notify-to)", env)
@@ -78,6 +79,7 @@ type serveConfig struct {
 	rateLimit      string
 	trustedProxies string
 	allowedOrigins string
+	redirectURLs   string
 	smtpURL        string
 	notifyTo       string
 	notifyFrom     string
@@ -223,6 +225,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		return fmt.Errorf("--session-check %q: want a duration of at least 100ms, like 10s", cfg.sessionCheck)
 	}
 	authSvc := auth.New(db, authCfg)
+	defer authSvc.Wait() // codes being mailed after their answer
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
 		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
 		Connected: meters.RealtimeConnected, Limited: meters.RealtimeLimited,
@@ -297,6 +300,9 @@ func openStore(ctx context.Context, cfg store.Config) (*store.DB, error) {
 func (cfg serveConfig) authConfig(origin string) (auth.Config, error) {
 	c := auth.Config{SiteOrigin: origin}
 	var err error
+	if c.Redirects, err = auth.NewRedirectAllowList(origin, splitList(cfg.redirectURLs)); err != nil {
+		return c, fmt.Errorf("--redirect-urls: %w", err)
+	}
 	if c.JWTExpiry, err = time.ParseDuration(cfg.jwtExpiry); err != nil || c.JWTExpiry < time.Minute {
 		return c, fmt.Errorf("--jwt-expiry %q: want a duration of at least 1m, like 1h", cfg.jwtExpiry)
 	}

@@ -82,8 +82,8 @@ type Code struct {
 	CreatedAt time.Time
 	ExpiresAt time.Time
 	// CodeChallenge and its method (s256 or plain) are set when the client
-	// asked for the PKCE flow: the link's token is then also the auth code
-	// of grant_type=pkce.
+	// asked for the PKCE flow: the link's token is then the auth code of
+	// grant_type=pkce, redeemed only with the verifier (not by /verify).
 	CodeChallenge       string
 	CodeChallengeMethod string
 	// NewEmail is the address a code of PurposeEmailChange confirms.
@@ -136,6 +136,7 @@ var (
 	ErrEmailSendRateExceeded = errors.New("e-mail asked for too soon")
 	ErrFlowStateExpired      = errors.New("PKCE auth code expired")
 	ErrBadCodeVerifier       = errors.New("PKCE code verifier does not match")
+	ErrPKCERequired          = errors.New("the code was asked for with a PKCE challenge: only its verifier redeems its link")
 )
 
 // LogoutScope says which sessions a sign-out ends.
@@ -167,23 +168,35 @@ type Store interface {
 		code *Code, mail *notify.Email, audit AuditEntry) (retryAfter time.Duration, err error)
 	// CreateCode replaces the user's live code of c's purpose with c.
 	CreateCode(ctx context.Context, c Code, audit AuditEntry) error
+	// QueueCode replaces the user's live code of c's purpose with c and
+	// queues mail (when not nil) in the outbox, in one transaction.
+	QueueCode(ctx context.Context, c Code, mail *notify.Email, audit AuditEntry) error
 	// ConsumeCode uses the user's live code of purpose if its hash is
 	// codeHash (compared in constant time) and it has not expired nor been
-	// tried maxTries times; a wrong code counts a try, and the last try
-	// kills the code's link too. It returns ErrCodeInvalid otherwise, after
-	// adding failure to the audit log in the same transaction.
+	// tried maxTries times (every try counts, and the last one kills the
+	// code's link too). It returns ErrCodeInvalid otherwise, after adding
+	// failure to the audit log in the same transaction.
 	ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure AuditEntry) error
+	// ConsumeCodeByEmail is ConsumeCode for the member of staff with the
+	// address email, the code checked by match(userID, codeHash); it
+	// returns the user. It does the same work whether the address is
+	// staff's or not, with a live code or not: the time taken tells
+	// nothing.
+	ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
+		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
 	// ConsumeEmailChange uses the live e-mail change code sent to email (or
 	// of the user whose address email still is) when match(userID, hash)
 	// holds for it, and makes its new address the user's; ErrCodeInvalid
-	// (a wrong code counts a try, failure is logged), or ErrExists when the
-	// new address became someone else's meanwhile.
+	// (every try counts, failure is logged), or ErrExists when the new
+	// address became someone else's meanwhile.
 	ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
 		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
 	// ConsumeLink uses the live code of purpose whose link hash is linkHash
-	// and returns its user, or ErrCodeInvalid. The link of an e-mail change
-	// code makes its new address the user's.
-	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time) (userID string, err error)
+	// and returns its user, or ErrCodeInvalid (also for a code tried
+	// maxTries times). The link of an e-mail change code makes its new
+	// address the user's. A code with a PKCE challenge is left untouched:
+	// ErrPKCERequired.
+	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int) (userID string, err error)
 	// ConsumePKCE uses the code with a challenge whose link hash is
 	// linkHash when verifier(challenge, method) holds, and returns its user.
 	// ErrNotFound for no such live code, ErrFlowStateExpired for one that

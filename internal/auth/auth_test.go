@@ -119,6 +119,7 @@ func (f *fixture) do(method, path, body string, headers ...string) response {
 // mail returns the body of the next queued sign-in mail, or "".
 func (f *fixture) mail() string {
 	f.t.Helper()
+	f.svc.Wait() // /otp answers before it mails
 	queued, err := f.db.ClaimEmails(context.Background(), f.clock.Now().Add(time.Hour), time.Minute, 10)
 	if err != nil {
 		f.t.Fatal(err)
@@ -612,29 +613,38 @@ func FuzzRequests(f *testing.F) {
 	})
 }
 
-// TestPKCE: with a code_challenge, the mailed link carries an auth code that
-// signs in only with the matching verifier, once, before it expires.
+// TestPKCE: with a code_challenge, the mailed link carries only an auth
+// code, which signs in only with the matching verifier, once, before it
+// expires: not through /verify as a token_hash, which leaves it for the
+// verifier. The typed code of the same mail still signs in.
 func TestPKCE(t *testing.T) {
 	f := newFixture(t, sqlite())
 	verifier := strings.Repeat("v", 50)
 	sum := sha256.Sum256([]byte(verifier))
 	challenge := base64.RawURLEncoding.EncodeToString(sum[:])
-	askPKCE := func() string {
-		r := f.do("POST", "/auth/v1/otp", `{"email":"ada@studio.test","code_challenge":"`+challenge+`","code_challenge_method":"s256"}`)
+	askPKCE := func(path string) (authCode, typed string) {
+		r := f.do("POST", path, `{"email":"ada@studio.test","code_challenge":"`+challenge+`","code_challenge_method":"s256"}`)
 		if r.status != 200 {
-			t.Fatalf("otp = %d %s", r.status, r.raw)
+			t.Fatalf("%s = %d %s", path, r.status, r.raw)
 		}
-		m := regexp.MustCompile(`\?code=([A-Za-z0-9_-]+)&token_hash=`).FindStringSubmatch(f.mail())
+		mail := f.mail()
+		m := regexp.MustCompile(`\n(https://studio\.test/admin\?code=([A-Za-z0-9_-]+))\n`).FindStringSubmatch(mail)
 		if m == nil {
-			t.Fatal("no auth code in the link")
+			t.Fatalf("no link with only an auth code in the mail:\n%s", mail)
 		}
 		f.clock.Advance(auth.EmailInterval)
-		return m[1]
+		return m[2], codeInMail.FindStringSubmatch(mail)[1]
 	}
 	exchange := func(code, verifier string) response {
 		return f.do("POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"`+code+`","code_verifier":"`+verifier+`"}`)
 	}
-	code := askPKCE()
+	code, _ := askPKCE("/auth/v1/otp")
+	for _, typ := range []string{"magiclink", "email"} {
+		r := f.do("POST", "/auth/v1/verify", `{"type":"`+typ+`","token_hash":"`+code+`"}`)
+		if r.status != 400 || r.body["error_code"] != "flow_state_not_found" || r.body["access_token"] != nil {
+			t.Errorf("verify the auth code as a %s token_hash = %d %s", typ, r.status, r.raw)
+		}
+	}
 	if r := exchange(code, "wrong-verifier"); r.status != 400 || r.body["error_code"] != "bad_code_verifier" {
 		t.Errorf("wrong verifier = %d %s", r.status, r.raw)
 	}
@@ -648,7 +658,24 @@ func TestPKCE(t *testing.T) {
 	if r := exchange(code, verifier); r.status != 404 || r.body["error_code"] != "flow_state_not_found" {
 		t.Errorf("second exchange = %d %s", r.status, r.raw)
 	}
-	code = askPKCE()
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"magiclink","token_hash":"`+code+`"}`); r.status != 403 || r.body["error_code"] != "otp_expired" {
+		t.Errorf("verify a used auth code = %d %s", r.status, r.raw)
+	}
+
+	code, _ = askPKCE("/auth/v1/recover")
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"recovery","token_hash":"`+code+`"}`); r.status != 400 || r.body["error_code"] != "flow_state_not_found" {
+		t.Errorf("verify a recovery auth code = %d %s", r.status, r.raw)
+	}
+	if r := exchange(code, verifier); r.status != 200 {
+		t.Errorf("exchange the recovery auth code = %d %s", r.status, r.raw)
+	}
+
+	_, typed := askPKCE("/auth/v1/otp")
+	if r := f.do("POST", "/auth/v1/verify", `{"type":"email","email":"ada@studio.test","token":"`+typed+`"}`); r.status != 200 {
+		t.Errorf("the typed code of a PKCE mail = %d %s", r.status, r.raw)
+	}
+
+	code, _ = askPKCE("/auth/v1/otp")
 	f.clock.Advance(10 * time.Minute)
 	if r := exchange(code, verifier); r.status != 422 || r.body["error_code"] != "flow_state_expired" {
 		t.Errorf("expired = %d %s", r.status, r.raw)

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -67,85 +68,134 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	s.mailCode(w, r, email, PurposeSignIn, p.CodeChallenge, method)
 }
 
-// mailCode mails a code and link of purpose to email when it is staff's
-// (and purpose is not empty), and answers 200 {} either way; or 429 when a
-// mail to the address was asked for less than EmailInterval ago, staff or
-// not. challenge and method are the PKCE flow's, or empty.
+// mailCode answers a request for a code of purpose mailed to email: 429
+// when a mail to the address was asked for less than EmailInterval ago,
+// staff or not, else 200 {} at once. Only then, in the background, does it
+// look the address up and, when it is staff's (and purpose is not empty),
+// mail a code and link: the answer and its time are the same for anyone.
+// challenge and method are the PKCE flow's, or empty.
 func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpose, challenge, method string) {
-	ctx, cancel := withStoreTimeout(r)
-	defer cancel()
-	u, err := s.store.FindUserByEmail(ctx, email)
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		s.failed(w, r, "find user", err)
+	if !s.claimEmailSend(w, r, email, nil, nil, AuditEntry{}) {
 		return
 	}
-	s.queueCode(w, r, codeRequest{staff: err == nil && purpose != "", user: u, to: email, purpose: purpose,
-		challenge: challenge, method: method, answer: struct{}{}})
+	writeJSON(w, http.StatusOK, struct{}{})
+	if purpose == "" {
+		return
+	}
+	redirectTo, audit := r.URL.Query().Get("redirect_to"), s.audit(r, "")
+	s.inBackground(func(ctx context.Context) {
+		u, err := s.store.FindUserByEmail(ctx, email)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return
+		case err != nil:
+			s.cfg.Logger.Error("auth: find user to mail a code", "err", err)
+			return
+		}
+		code, msg, audit, err := s.newCode(codeRequest{user: u, to: email, purpose: purpose, challenge: challenge, method: method}, redirectTo, audit)
+		if err == nil && code != nil {
+			err = s.store.QueueCode(ctx, *code, msg, audit)
+		}
+		if err != nil {
+			s.cfg.Logger.Error("auth: queue a code", "user_id", u.ID, "err", err)
+			return
+		}
+		s.mailQueued(msg)
+	})
 }
 
-// codeRequest is a code to mail and what to answer once it is queued.
+// codeRequest is a code to mail to a member of staff.
 type codeRequest struct {
-	staff             bool // false: send nothing, answer the same
 	user              User
 	to                string
 	purpose           string
 	challenge, method string // PKCE
 	newEmail          string // PurposeEmailChange
-	answer            any
 }
 
-// queueCode queues the mail of c (when c.staff) in the same transaction as
-// the per-address limit's record, and answers c.answer, or 429.
-func (s *Service) queueCode(w http.ResponseWriter, r *http.Request, c codeRequest) {
+// newCode makes the code of c and its mail (with a link to redirectTo when
+// allowed), and audit as its audit entry; no code when mail is off.
+func (s *Service) newCode(c codeRequest, redirectTo string, audit AuditEntry) (*Code, *notify.Email, AuditEntry, error) {
+	if s.cfg.MailFrom == "" {
+		s.cfg.Logger.Warn("auth: a code was asked for, but mail is off; use studio staff sign-in-code", "user_id", c.user.ID)
+		return nil, nil, audit, nil
+	}
+	plain, tokenHash, code, err := NewCode(c.user.ID, c.purpose, s.cfg.Now(), s.cfg.OTPExpiry)
+	if err != nil {
+		return nil, nil, audit, err
+	}
+	code.CodeChallenge, code.CodeChallengeMethod, code.NewEmail = c.challenge, c.method, c.newEmail
+	msg := s.codeMail(c.to, c.purpose, plain, tokenHash, c.method != "", redirectTo)
+	audit.Action, audit.Email, audit.UserID, audit.Detail = ActionCodeIssued, c.user.Email, c.user.ID, c.purpose
+	return &code, msg, audit, nil
+}
+
+// queueCode mails the code of c to a signed-in member of staff, in the
+// same transaction as the per-address limit's record, and answers answer,
+// or 429.
+func (s *Service) queueCode(w http.ResponseWriter, r *http.Request, c codeRequest, answer any) {
+	code, msg, audit, err := s.newCode(c, r.URL.Query().Get("redirect_to"), s.audit(r, ""))
+	if err != nil {
+		s.failed(w, r, "new code", err)
+		return
+	}
+	if s.claimEmailSend(w, r, c.to, code, msg, audit) {
+		s.mailQueued(msg)
+		writeJSON(w, http.StatusOK, answer)
+	}
+}
+
+// claimEmailSend records a mail to the address (with code, msg and audit
+// when not nil), or answers 429 (or 500) and returns false.
+func (s *Service) claimEmailSend(w http.ResponseWriter, r *http.Request, to string, code *Code, msg *notify.Email, audit AuditEntry) bool {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	now := s.cfg.Now()
-	var code *Code
-	var msg *notify.Email
-	audit := s.audit(r, "")
-	switch {
-	case c.staff && s.cfg.MailFrom != "":
-		plain, tokenHash, row, err := NewCode(c.user.ID, c.purpose, now, s.cfg.OTPExpiry)
-		if err != nil {
-			s.failed(w, r, "new code", err)
-			return
-		}
-		row.CodeChallenge, row.CodeChallengeMethod, row.NewEmail = c.challenge, c.method, c.newEmail
-		code = &row
-		msg = s.codeMail(c.to, c.purpose, plain, tokenHash, c.method != "", r.URL.Query().Get("redirect_to"))
-		audit.Action, audit.Email, audit.UserID, audit.Detail = ActionCodeIssued, c.user.Email, c.user.ID, c.purpose
-	case c.staff:
-		s.cfg.Logger.Warn("auth: a code was asked for, but mail is off; use studio staff sign-in-code", "user_id", c.user.ID)
-	}
-	retry, err := s.store.ClaimEmailSend(ctx, AddressHash(c.to), now, EmailInterval, code, msg, audit)
+	retry, err := s.store.ClaimEmailSend(ctx, AddressHash(to), s.cfg.Now(), EmailInterval, code, msg, audit)
 	switch {
 	case errors.Is(err, ErrEmailSendRateExceeded):
-		w.Header().Set("Retry-After", fmt.Sprint(int(math.Ceil(retry.Seconds()))))
+		seconds := int(math.Ceil(retry.Seconds()))
+		w.Header().Set("Retry-After", fmt.Sprint(seconds))
 		writeError(w, r, newError(http.StatusTooManyRequests, codeOverEmailSendRateLimit,
-			"For security purposes, you can only request this after %d seconds.", int(math.Ceil(retry.Seconds()))))
-		return
+			"For security purposes, you can only request this after %d seconds.", seconds))
+		return false
 	case err != nil:
 		s.failed(w, r, "queue mail", err)
-		return
+		return false
 	}
+	return true
+}
+
+// mailQueued wakes the sender when msg was queued.
+func (s *Service) mailQueued(msg *notify.Email) {
 	if msg != nil && s.cfg.MailQueued != nil {
 		s.cfg.MailQueued()
 	}
-	writeJSON(w, http.StatusOK, c.answer)
 }
 
+// inBackground runs f after the answer, with the store's deadline; Wait
+// waits for it.
+func (s *Service) inBackground(f func(ctx context.Context)) {
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		f(ctx)
+	}()
+}
+
+// Wait waits until the work that requests left to do after their answer
+// (looking up an address and mailing it a code) is done. Call it before
+// closing the store.
+func (s *Service) Wait() { s.background.Wait() }
+
 // codeMail is the mail with the code and the link. The link opens
-// redirectTo when it is a page of this site or of an allowed origin, else
-// the staff console, with token_hash and type in the query for the page to
-// verify, and for the PKCE flow the same token as code, for the page to
-// exchange (exchangeCodeForSession).
+// redirectTo when the allow-list has it, else the staff console, with
+// token_hash and type in the query for the page to verify; for the PKCE
+// flow, the token as code instead, for the page to exchange with its
+// verifier (exchangeCodeForSession): a PKCE token does not sign in
+// through /verify.
 func (s *Service) codeMail(to, purpose, code, tokenHash string, pkce bool, redirectTo string) *notify.Email {
-	link := s.cfg.SiteOrigin + "/admin"
-	if u, err := url.Parse(redirectTo); err == nil && redirectTo != "" && u.RawQuery == "" && u.Fragment == "" {
-		if origin := u.Scheme + "://" + u.Host; origin == s.cfg.SiteOrigin || s.cors.Allows(origin) {
-			link = redirectTo
-		}
-	}
 	linkType, subject, what := "magiclink", "Your sign-in code", "sign in to"
 	switch purpose {
 	case PurposeRecovery:
@@ -157,9 +207,9 @@ func (s *Service) codeMail(to, purpose, code, tokenHash string, pkce bool, redir
 	}
 	q := url.Values{"token_hash": {tokenHash}, "type": {linkType}}
 	if pkce {
-		q.Set("code", tokenHash)
+		q = url.Values{"code": {tokenHash}}
 	}
-	link += "?" + q.Encode()
+	link := s.cfg.Redirects.Link(redirectTo, q)
 	host := s.cfg.SiteOrigin
 	if u, err := url.Parse(host); err == nil {
 		host = u.Host

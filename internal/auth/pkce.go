@@ -10,10 +10,10 @@ import (
 )
 
 // PKCE (RFC 7636): a client that asks for a code with a code_challenge
-// gets a link that also carries an auth code (the link's token), which only
-// the holder of the matching code_verifier can trade for a session
-// (grant_type=pkce). As in GoTrue, the typed code and the token_hash stay
-// valid ways in for the same mail.
+// gets a link that carries an auth code (the link's token), which only the
+// holder of the matching code_verifier can trade for a session
+// (grant_type=pkce); /verify refuses it as a token_hash. The typed code of
+// the same mail stays a valid way in: it is never in a URL.
 
 // maxChallengeLength bounds a code_challenge or code_verifier (RFC 7636:
 // 43 to 128 characters).

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +68,9 @@ type Config struct {
 	SignIn      func(result string)
 	// AllowedOrigins may call the service from other sites (CORS).
 	AllowedOrigins []string
+	// Redirects are the pages a mailed link may open (redirect_to); nil:
+	// the site's /admin and everything under it.
+	Redirects *RedirectAllowList
 	// ClientIP is the address of the client that made r (the server knows
 	// which proxies to believe); RemoteAddr's host when nil.
 	ClientIP func(r *http.Request) string
@@ -78,6 +82,11 @@ type Config struct {
 	// and the signing keys in the store; nil: a random key for this
 	// process only (what it sealed is lost at restart).
 	MFAKey *SecretKey
+	// FailedCodeFloor is the least time /verify takes to refuse a typed
+	// code, so that the time does not tell whether the address is staff's
+	// (the store does the same work either way; this hides what is left);
+	// 50 ms when zero.
+	FailedCodeFloor time.Duration
 	// MFAChallengeExpiry is how long a challenge may be verified; 5 min
 	// when zero.
 	MFAChallengeExpiry time.Duration
@@ -106,6 +115,8 @@ type Service struct {
 	unsealedLogged bool
 
 	verified tokenCache
+
+	background sync.WaitGroup // mailCode's work after the answer
 }
 
 // New returns the service on st. The signing keys are read (or the first
@@ -120,6 +131,9 @@ func New(st Store, cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.FailedCodeFloor <= 0 {
+		cfg.FailedCodeFloor = 50 * time.Millisecond
+	}
 	if cfg.MFAChallengeExpiry <= 0 {
 		cfg.MFAChallengeExpiry = 5 * time.Minute
 	}
@@ -132,6 +146,12 @@ func New(st Store, cfg Config) *Service {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Redirects == nil {
+		var err error
+		if cfg.Redirects, err = NewRedirectAllowList(cfg.SiteOrigin, nil); err != nil {
+			cfg.Redirects = &RedirectAllowList{fallback: url.URL{Path: ConsolePath}} // no origin: links relative to the site
+		}
 	}
 	if cfg.ClientIP == nil {
 		cfg.ClientIP = func(r *http.Request) string {

@@ -88,8 +88,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 	if newEmail != "" {
 		// The new address is confirmed by a code mailed to it (verify type
 		// email_change); until then the address stays the same.
-		s.queueCode(w, r, codeRequest{staff: true, user: u, to: newEmail, purpose: PurposeEmailChange,
-			newEmail: newEmail, answer: toUserJSON(u)})
+		s.queueCode(w, r, codeRequest{user: u, to: newEmail, purpose: PurposeEmailChange, newEmail: newEmail}, toUserJSON(u))
 		return
 	}
 	writeJSON(w, http.StatusOK, toUserJSON(u))
@@ -137,5 +136,5 @@ func (s *Service) handleReauthenticate(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.queueCode(w, r, codeRequest{staff: true, user: c.user, to: c.user.Email, purpose: PurposeReauthentication, answer: struct{}{}})
+	s.queueCode(w, r, codeRequest{user: c.user, to: c.user.Email, purpose: PurposeReauthentication}, struct{}{})
 }

@@ -1,10 +1,10 @@
 package auth
 
 import (
-	"context"
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -34,8 +34,9 @@ const maxTokenLength = 128
 // handleVerify handles POST /auth/v1/verify: {email, token, type} or
 // {token_hash, type} signs in with a mailed code or link and answers the
 // session. A wrong, expired or used code (or an address that is not
-// staff) is 403 otp_expired; a wrong code counts a try, and the fifth kills
-// the code.
+// staff) is 403 otp_expired; every try counts, and the fifth kills the
+// code. The link of a code asked for with PKCE is 400
+// flow_state_not_found: only its verifier redeems it (pkce.go).
 func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	var p verifyParams
 	if !decodeBody(w, r, &p) {
@@ -68,67 +69,54 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, s.limitVerify) {
 		return
 	}
+	started := time.Now()
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
 	audit := s.audit(r, ActionLoginFailed)
 
-	var u User
-	var method string
+	var userID, method string
+	var err error
+	failure := &audit
 	if p.Token != "" {
 		email, e := normalizeEmail(p.Email)
 		if e != nil {
 			writeError(w, r, e)
 			return
 		}
-		method = "otp"
-		audit.Email = email
-		var err error
-		failure := &audit
+		method, audit.Email = "otp", email
+		failure = nil // logged by the store
 		if purpose == PurposeEmailChange {
-			u, err = s.verifyEmailChange(ctx, email, p.Token, audit)
-			failure = nil // logged by the store
+			userID, err = s.store.ConsumeEmailChange(ctx, email, now, MaxCodeTries, codeMatches(p.Token), audit)
 		} else {
-			u, err = s.store.FindUserByEmail(ctx, email)
-		}
-		switch {
-		case purpose == PurposeEmailChange:
-		case errors.Is(err, ErrNotFound):
-			// As much work as for staff (a hash, one transaction that
-			// writes the audit entry), so the time taken tells nothing.
-			CodeHash(uuid.Nil.String(), p.Token)
-			err = ErrCodeInvalid
-		case err == nil && len(p.Token) > maxTokenLength:
-			err = ErrCodeInvalid
-		case err == nil:
-			audit.UserID = u.ID
-			err = s.store.ConsumeCode(ctx, u.ID, purpose, CodeHash(u.ID, p.Token), now, MaxCodeTries, audit)
-			failure = nil // logged by ConsumeCode
+			userID, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, MaxCodeTries, codeMatches(p.Token), audit)
 		}
 		if errors.Is(err, ErrExists) {
 			writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
 			return
 		}
-		if s.verifyFailed(w, r, err, failure, "Token has expired or is invalid") {
-			return
-		}
 	} else {
-		method = p.Type
-		var userID string
-		err := ErrCodeInvalid
+		method, err = p.Type, ErrCodeInvalid
 		if len(p.TokenHash) <= maxTokenLength {
-			userID, err = s.store.ConsumeLink(ctx, LinkHash(p.TokenHash), purpose, now)
-		}
-		if err == nil {
-			if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, ErrNotFound) {
-				err = ErrCodeInvalid
-			}
-		}
-		if s.verifyFailed(w, r, err, &audit, "Email link is invalid or has expired") {
-			return
+			userID, err = s.store.ConsumeLink(ctx, LinkHash(p.TokenHash), purpose, now, MaxCodeTries)
 		}
 	}
-
+	var u User
+	if err == nil {
+		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, ErrNotFound) {
+			err = ErrCodeInvalid
+		}
+	}
+	msg := "Email link is invalid or has expired"
+	if p.Token != "" {
+		msg = "Token has expired or is invalid"
+		if err != nil {
+			s.waitFloor(r, started)
+		}
+	}
+	if s.verifyFailed(w, r, err, failure, msg) {
+		return
+	}
 	s.startSession(w, r, u, method, audit)
 }
 
@@ -164,9 +152,9 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, m
 	writeJSON(w, http.StatusOK, answer)
 }
 
-// verifyFailed answers a failed verification, 403 otp_expired with msg,
-// and adds audit, when not nil, to the audit log; it returns false when err
-// is nil.
+// verifyFailed answers a failed verification, 403 otp_expired with msg
+// (400 flow_state_not_found for a PKCE link), and adds audit, when not
+// nil, to the audit log; it returns false when err is nil.
 func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error, audit *AuditEntry, msg string) bool {
 	switch {
 	case err == nil:
@@ -179,29 +167,39 @@ func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error
 			}
 		}
 		writeError(w, r, newError(http.StatusForbidden, codeOTPExpired, "%s", msg))
+	case errors.Is(err, ErrPKCERequired):
+		// GoTrue's answer when /verify meets a PKCE flow it cannot
+		// complete; the code stays for its verifier.
+		s.countSignIn(codeFlowStateNotFound)
+		if audit != nil {
+			audit.Detail = "pkce link without its verifier"
+			if aerr := s.store.Audit(r.Context(), *audit); aerr != nil {
+				s.cfg.Logger.Error("auth: audit", "err", aerr)
+			}
+		}
+		writeError(w, r, newError(http.StatusBadRequest, codeFlowStateNotFound,
+			"No associated flow state found. This link was asked for with PKCE: exchange its code with the code verifier (grant_type=pkce)"))
 	default:
 		s.failed(w, r, "verify", err)
 	}
 	return true
 }
 
-// verifyEmailChange uses the e-mail change code token sent to email (the
-// new address, or the user's current one) and returns the user with the
-// new address.
-func (s *Service) verifyEmailChange(ctx context.Context, email, token string, failure AuditEntry) (User, error) {
-	if len(token) > maxTokenLength {
-		return User{}, ErrCodeInvalid
+// waitFloor waits until FailedCodeFloor has passed since started, or the
+// client has gone.
+func (s *Service) waitFloor(r *http.Request, started time.Time) {
+	t := time.NewTimer(time.Until(started.Add(s.cfg.FailedCodeFloor)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
 	}
-	match := func(userID, stored string) bool {
-		return subtle.ConstantTimeCompare([]byte(CodeHash(userID, token)), []byte(stored)) == 1
+}
+
+// codeMatches checks a typed code against the stored hash of a user's
+// code, in constant time; a code too long to be one never matches.
+func codeMatches(token string) func(userID, stored string) bool {
+	return func(userID, stored string) bool {
+		return len(token) <= maxTokenLength && subtle.ConstantTimeCompare([]byte(CodeHash(userID, token)), []byte(stored)) == 1
 	}
-	userID, err := s.store.ConsumeEmailChange(ctx, email, s.cfg.Now(), MaxCodeTries, match, failure)
-	if err != nil {
-		return User{}, err
-	}
-	u, err := s.store.FindUserByID(ctx, userID)
-	if errors.Is(err, ErrNotFound) {
-		return u, ErrCodeInvalid
-	}
-	return u, err
 }

@@ -144,6 +144,31 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := consume("right", t0); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("after five wrong tries: err = %v, want ErrCodeInvalid", err)
 	}
+	if _, err := db.ConsumeLink(ctx, "link3", auth.PurposeSignIn, t0, 5); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("link after five wrong tries: err = %v, want ErrCodeInvalid", err)
+	}
+
+	// By address: the user's code, or nothing for an address that is not
+	// staff's; match sees the user and the stored hash.
+	if err := db.CreateCode(ctx, code(ada.ID, "right", "link4", t0), auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	byEmail := func(email, hash string) (string, error) {
+		return db.ConsumeCodeByEmail(ctx, email, auth.PurposeSignIn, t0, 5,
+			func(userID, stored string) bool { return userID == ada.ID && stored == hash }, auth.AuditEntry{})
+	}
+	if _, err := byEmail("eve@studio.test", "right"); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("by an address that is not staff's: err = %v, want ErrCodeInvalid", err)
+	}
+	if _, err := byEmail(ada.Email, "wrong"); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("wrong code by address: err = %v, want ErrCodeInvalid", err)
+	}
+	if id, err := byEmail(ada.Email, "right"); err != nil || id != ada.ID {
+		t.Errorf("ConsumeCodeByEmail = %q, %v", id, err)
+	}
+	if _, err := byEmail(ada.Email, "right"); !errors.Is(err, auth.ErrCodeInvalid) {
+		t.Errorf("used twice by address: err = %v, want ErrCodeInvalid", err)
+	}
 
 	// A new code replaces the old one; its link works once.
 	if err := db.CreateCode(ctx, code(ada.ID, "old", "link-old", t0), auth.AuditEntry{}); err != nil {
@@ -152,20 +177,20 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, code(ada.ID, "new", "link-new", t0), auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-old", auth.PurposeSignIn, t0); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-old", auth.PurposeSignIn, t0, 5); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("replaced link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeRecovery, t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeRecovery, t0.Add(time.Minute), 5); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("link of another purpose: err = %v, want ErrCodeInvalid", err)
 	}
-	userID, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute))
+	userID, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5)
 	if err != nil || userID != ada.ID {
 		t.Errorf("ConsumeLink = %q, %v", userID, err)
 	}
 	if err := consume("new", t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("code of a used link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("link used twice: err = %v, want ErrCodeInvalid", err)
 	}
 }
@@ -202,7 +227,16 @@ func testEmailSends(t *testing.T, engine storetest.Engine) {
 	if len(outbox) != 2 || outbox[0].Subject != "Your sign-in code" || outbox[0].ContactMessageID != "" {
 		t.Errorf("outbox = %+v, want two sign-in mails", outbox)
 	}
-	if err := db.ConsumeCode(ctx, ada.ID, auth.PurposeSignIn, "h2", t0.Add(time.Minute), 5, auth.AuditEntry{}); err != nil {
+	// QueueCode: a code and its mail without a claim (the claim was made
+	// before the answer).
+	c3 := code(ada.ID, "h3", "l3", t0.Add(time.Minute))
+	if err := db.QueueCode(ctx, c3, mail, auth.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	if outbox, err = db.ListOutbox(ctx); err != nil || len(outbox) != 3 {
+		t.Errorf("outbox after QueueCode: %d mails, %v", len(outbox), err)
+	}
+	if err := db.ConsumeCode(ctx, ada.ID, auth.PurposeSignIn, "h3", t0.Add(time.Minute), 5, auth.AuditEntry{}); err != nil {
 		t.Errorf("the mailed code: %v", err)
 	}
 }
@@ -388,6 +422,12 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, withChallenge, auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
+	// Its link does not sign in without the verifier, and stays for it.
+	for range 6 {
+		if _, err := db.ConsumeLink(ctx, "pkce-link", auth.PurposeSignIn, t0, 5); !errors.Is(err, auth.ErrPKCERequired) {
+			t.Errorf("link of a PKCE code: err = %v, want ErrPKCERequired", err)
+		}
+	}
 	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false)); !errors.Is(err, auth.ErrBadCodeVerifier) {
 		t.Errorf("wrong verifier: err = %v", err)
 	}
@@ -440,7 +480,7 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		t.Errorf("someone else's address: err = %v, want ErrExists", err)
 	}
 	change("h3", "l3", "ada@studio.test")
-	if id, err := db.ConsumeLink(ctx, "l3", auth.PurposeEmailChange, t0); err != nil || id != ada.ID {
+	if id, err := db.ConsumeLink(ctx, "l3", auth.PurposeEmailChange, t0, 5); err != nil || id != ada.ID {
 		t.Fatalf("ConsumeLink = %q %v", id, err)
 	}
 	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "ada@studio.test" {
