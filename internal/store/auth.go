@@ -238,14 +238,16 @@ func (s *DB) replaceCode(ctx context.Context, tx *sql.Tx, c auth.Code) error {
 	return err
 }
 
-// ConsumeCode implements auth.Store.
+// ConsumeCode implements auth.Store. The code's row is read FOR UPDATE
+// (dialect.forUpdate), as in ConsumeEmailChange and ConsumePKCE: each try
+// sees the tries of the one before, so no more than maxTries are compared.
 func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
 	var ok bool
 	err := s.write(ctx, "consume code", func(tx *sql.Tx) error {
 		var id int64
 		var stored string
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, code_hash FROM auth_one_time_codes
-			WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? AND tries < ?`),
+			WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? AND tries < ?`+s.d.forUpdate),
 			userID, purpose, s.d.timeArg(now), maxTries).Scan(&id, &stored)
 		if errors.Is(err, sql.ErrNoRows) {
 			return s.audit(ctx, tx, failure)
@@ -346,7 +348,7 @@ func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT c.id, c.user_id, c.code_hash, c.new_email FROM auth_one_time_codes c
 			WHERE c.purpose = ? AND c.used_at IS NULL AND c.expires_at > ? AND c.tries < ?
 			AND (c.new_email = ? OR c.user_id IN (SELECT id FROM auth_users WHERE email = ?))
-			ORDER BY c.id DESC`),
+			ORDER BY c.id DESC`+s.d.forUpdate),
 			auth.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email).Scan(&id, &userID, &stored, &newEmail)
 		if errors.Is(err, sql.ErrNoRows) {
 			outcome = auth.ErrCodeInvalid
@@ -394,7 +396,7 @@ func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, ma
 		var challenge, method string
 		var expires time.Time
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
-			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`),
+			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`+s.d.forUpdate),
 			linkHash, maxTries).Scan(&id, &userID, &challenge, &method, s.d.timeDest(&expires))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):

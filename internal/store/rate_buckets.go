@@ -14,10 +14,6 @@ import (
 // twice. Buckets that are full again are deleted now and then: a bucket not
 // found is a full one.
 func (s *DB) TakeToken(ctx context.Context, key string, r ratelimit.Rate, now time.Time) (ok bool, retryAfter time.Duration, err error) {
-	lock := ""
-	if s.d.postgres {
-		lock = " FOR UPDATE"
-	}
 	err = s.write(ctx, "take rate token", func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO rate_buckets (key, tokens, at_ns, full_ns) VALUES (?, ?, ?, ?)
 			ON CONFLICT (key) DO NOTHING`), key, float64(r.N), now.UnixNano(), now.UnixNano()); err != nil {
@@ -25,7 +21,7 @@ func (s *DB) TakeToken(ctx context.Context, key string, r ratelimit.Rate, now ti
 		}
 		var tokens float64
 		var atNs int64
-		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT tokens, at_ns FROM rate_buckets WHERE key = ?`+lock), key).Scan(&tokens, &atNs); err != nil {
+		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT tokens, at_ns FROM rate_buckets WHERE key = ?`+s.d.forUpdate), key).Scan(&tokens, &atNs); err != nil {
 			return err
 		}
 		tokens, ok, retryAfter = ratelimit.Take(tokens, time.Unix(0, atNs), now, r)
