@@ -2,10 +2,14 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"studio/internal/auth"
+	"studio/internal/ratelimit"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -78,5 +82,65 @@ func TestCodeTriesRace(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestRateBucketsBoundedUnderFlood: requests from 100,000 distinct
+// addresses within one period leave at most MaxRateBuckets rows (plus the
+// requests in flight); a client that spent its allowance stays limited, as
+// the buckets dropped are the ones nearest to full. PostgreSQL only: on
+// SQLite the limits count in the process (ratelimit.Limiter).
+func TestRateBucketsBoundedUnderFlood(t *testing.T) {
+	const (
+		addresses = 100_000
+		workers   = 16
+	)
+	rate := ratelimit.Rate{N: 5, Per: 10 * time.Minute}
+	for _, engine := range storetest.Engines()[1:] {
+		t.Run(engine.Name, func(t *testing.T) {
+			ctx := context.Background()
+			cfg := engine.NewConfig(t)
+			db := storetest.MustOpen(t, cfg)
+			raw := openRaw(t, cfg)
+			for range rate.N {
+				if _, _, err := db.TakeToken(ctx, "victim", rate, t0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var most atomic.Int64
+			next := atomic.Int64{}
+			var wg sync.WaitGroup
+			for range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := next.Add(1); i <= addresses; i = next.Add(1) {
+						key := fmt.Sprintf("flood 2001:db8:%x:%x::/64", i>>16, i&0xffff)
+						if _, _, err := db.TakeToken(ctx, key, rate, t0.Add(time.Second)); err != nil {
+							t.Error(err)
+							return
+						}
+						if i%250 == 0 {
+							var n int64
+							if err := raw.QueryRow(`SELECT COUNT(*) FROM rate_buckets`).Scan(&n); err != nil {
+								t.Error(err)
+								return
+							}
+							for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+							}
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if m := most.Load(); m > store.MaxRateBuckets+workers {
+				t.Errorf("%d addresses: up to %d rows, want at most %d", addresses, m, store.MaxRateBuckets+workers)
+			} else {
+				t.Logf("%d addresses: up to %d rows", addresses, m)
+			}
+			if ok, _, err := db.TakeToken(ctx, "victim", rate, t0.Add(2*time.Second)); err != nil || ok {
+				t.Errorf("the client that spent its allowance: TakeToken = %v, %v; want refused", ok, err)
+			}
+		})
 	}
 }
