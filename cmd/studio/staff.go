@@ -128,9 +128,10 @@ var staffResetMFACommand = staffCommand(
 	"staff reset-mfa",
 	"remove a member of staff's second factors and end their sessions",
 	"studio staff reset-mfa EMAIL\n\n"+
-		"For someone who lost their authenticator app: removes every TOTP factor they\n"+
-		"enrolled and ends their sessions. They sign in again by e-mail and enrol a new\n"+
-		"factor (with --require-mfa, before they see any data).",
+		"For someone who lost their authenticator app, or whose factor is locked out\n"+
+		"because someone guessed its codes: removes every TOTP factor they enrolled\n"+
+		"(and their counts of wrong codes) and ends their sessions. They sign in again\n"+
+		"by e-mail and enrol a new factor (with --require-mfa, before they see any data).",
 	nil,
 	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
 		n, err := db.ResetFactors(ctx, u.ID, cliAudit(auth.ActionFactorRemoved, u))

@@ -122,6 +122,7 @@ const (
 	ActionFactorEnrolled = "factor_enrolled"
 	ActionFactorVerified = "factor_verified" // a session reached aal2 with it
 	ActionFactorFailed   = "factor_verify_failed"
+	ActionFactorLocked   = "factor_locked_out" // MaxFactorFailures wrong codes: someone is guessing
 	ActionFactorRemoved  = "factor_unenrolled"
 )
 
@@ -238,9 +239,12 @@ type Store interface {
 	// right, in one transaction: uses up the challenge, marks the factor
 	// verified, raises the session to aal2 with v.AMR, rotates its refresh
 	// token to v.RefreshHash, ends the user's other aal1 sessions and
-	// removes their other unverified factors. ErrChallengeNotFound,
-	// ErrChallengeIPMismatch, ErrChallengeExpired, ErrVerificationFailed,
-	// ErrSessionNotFound as named.
+	// removes their other unverified factors. A wrong code counts against
+	// the challenge and the factor's FactorFailures; a factor locked out
+	// answers *FactorLockedError without checking the code.
+	// ErrChallengeNotFound, ErrChallengeIPMismatch, ErrChallengeExpired,
+	// ErrVerificationFailed, ErrSessionNotFound as named. Two verifications
+	// of one factor never interleave.
 	VerifyFactor(ctx context.Context, v FactorVerification) (Session, User, error)
 	// DeleteFactor removes the user's factor and lowers to aal1 the sessions
 	// it raised; ErrNotFound when there is no such factor.

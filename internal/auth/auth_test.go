@@ -556,6 +556,20 @@ func TestRateLimitPerIP(t *testing.T) {
 			t.Errorf("%s third = %d %s", path, last.status, last.raw)
 		}
 	}
+	// An IPv6 client is its /64: another address of it shares the
+	// allowance, another /64 has its own.
+	body := `{"type":"email","email":"x@studio.test","token":"1"}`
+	for _, tt := range []struct {
+		remote     string
+		wantStatus int
+	}{
+		{"[2001:db8:1:2::1]:1000", 403}, {"[2001:db8:1:2::2]:1000", 403}, {"[2001:db8:1:2:ffff::3]:1000", 429}, {"[2001:db8:1:3::1]:1000", 403},
+	} {
+		f.remoteAddr = tt.remote
+		if r := f.do("POST", "/auth/v1/verify", body); r.status != tt.wantStatus {
+			t.Errorf("verify from %s = %d %s, want %d", tt.remote, r.status, r.raw, tt.wantStatus)
+		}
+	}
 }
 
 // TestSettingsHealthCORS: the public endpoints, and CORS for allowed origins.

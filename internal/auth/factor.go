@@ -2,7 +2,10 @@ package auth
 
 import (
 	"errors"
+	"fmt"
 	"time"
+
+	"studio/internal/notify"
 )
 
 // Factor is a second factor of a user: a TOTP authenticator app.
@@ -55,6 +58,58 @@ type FactorVerification struct {
 	RefreshHash string
 	// Audit is logged on success, Failure on a wrong code.
 	Audit, Failure AuditEntry
+	// Locked is logged, and LockedMail (when not nil) queued, with the wrong
+	// code that locks the factor out (FactorFailures.Add).
+	Locked     AuditEntry
+	LockedMail *notify.Email
+}
+
+// Someone who guesses TOTP codes is stopped per factor, whatever address
+// they guess from: a factor that got MaxFactorFailures wrong codes within
+// FactorFailureWindow refuses every code, right or wrong, until that window
+// ends. The window begins with its first wrong code. The count is kept with
+// the factor in the store, so it holds across servers, and goes with the
+// factor (studio staff reset-mfa).
+const (
+	MaxFactorFailures   = 10
+	FactorFailureWindow = time.Hour
+)
+
+// FactorFailures are the wrong codes a factor got in its current window.
+type FactorFailures struct {
+	Count int
+	Since time.Time // the window's first wrong code; zero for none
+}
+
+// LockedUntil returns, when the factor is locked out at now, the time it
+// accepts codes again; otherwise the zero time.
+func (f FactorFailures) LockedUntil(now time.Time) time.Time {
+	end := f.Since.Add(FactorFailureWindow)
+	if f.Count >= MaxFactorFailures && now.Before(end) {
+		return end
+	}
+	return time.Time{}
+}
+
+// Add returns the failures once a wrong code at now is counted (in a new
+// window when the last one ended), and whether that code locks the factor
+// out.
+func (f FactorFailures) Add(now time.Time) (FactorFailures, bool) {
+	if !now.Before(f.Since.Add(FactorFailureWindow)) {
+		f = FactorFailures{Since: now}
+	}
+	f.Count++
+	return f, f.Count == MaxFactorFailures
+}
+
+// FactorLockedError is VerifyFactor's answer while the factor is locked
+// out: no code was checked.
+type FactorLockedError struct {
+	Until time.Time
+}
+
+func (e *FactorLockedError) Error() string {
+	return fmt.Sprintf("MFA factor locked out until %s: too many wrong codes", e.Until.Format(time.RFC3339))
 }
 
 // Errors of the factor methods of the store.

@@ -2,13 +2,18 @@ package auth
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"studio/internal/notify"
 )
 
 // TOTP MFA under /factors, GoTrue's: enrol a factor (a secret and its QR
@@ -277,11 +282,21 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 			return totpMatch(secret, p.Code, now, lastStep)
 		},
 		AMR: AMREntry{Method: FactorTOTP, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
-		Audit:   s.callerAudit(r, c, ActionFactorVerified, detail),
-		Failure: s.callerAudit(r, c, ActionFactorFailed, detail),
+		Audit:      s.callerAudit(r, c, ActionFactorVerified, detail),
+		Failure:    s.callerAudit(r, c, ActionFactorFailed, detail),
+		Locked:     s.callerAudit(r, c, ActionFactorLocked, fmt.Sprintf("%s: %d wrong codes", detail, MaxFactorFailures)),
+		LockedMail: s.lockedMail(c.user, f, s.cfg.ClientIP(r)),
 	})
 	var e *apiError
+	var locked *FactorLockedError
 	switch {
+	case errors.As(err, &locked):
+		s.countSignIn("mfa_locked_out")
+		wait := int(math.Ceil(locked.Until.Sub(now).Seconds()))
+		w.Header().Set("Retry-After", strconv.Itoa(wait))
+		writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit,
+			"Too many wrong codes for this factor: it accepts no code for %d more seconds", wait))
+		return
 	case errors.Is(err, ErrChallengeNotFound):
 		e = newError(http.StatusUnprocessableEntity, codeMFAFactorNotFound, "MFA factor with the provided challenge ID not found")
 	case errors.Is(err, ErrChallengeIPMismatch):
@@ -309,6 +324,36 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, answer)
+}
+
+// lockedMail is the mail that tells the owner of factor f that someone is
+// guessing its codes: it is queued with the wrong code that locks the factor
+// out, from ip. Nil when mail is off.
+func (s *Service) lockedMail(u User, f Factor, ip string) *notify.Email {
+	if s.cfg.MailFrom == "" {
+		return nil
+	}
+	host := s.cfg.SiteOrigin
+	if o, err := url.Parse(host); err == nil {
+		host = o.Host
+	}
+	name := "your authenticator app"
+	if f.FriendlyName != "" {
+		name = fmt.Sprintf("your authenticator app %q", f.FriendlyName)
+	}
+	return &notify.Email{
+		From:    s.cfg.MailFrom,
+		To:      []string{u.Email},
+		Subject: "Someone is guessing your second-factor codes",
+		Body: fmt.Sprintf("Someone signed in as %s on %s has entered %d wrong codes of %s,\n"+
+			"the last one from the address %s. To stop them guessing, it now accepts no code,\n"+
+			"not even the right one, until %d minutes after the first wrong one.\n\n"+
+			"If it was not you, someone can sign in with your e-mail: they need your\n"+
+			"mailbox or a sign-in link mailed to you. Secure your mailbox, and ask the\n"+
+			"site's operator to end your sessions and reset your second factor\n"+
+			"(studio staff reset-mfa %s).\n",
+			u.Email, host, MaxFactorFailures, name, ip, int(FactorFailureWindow.Minutes()), u.Email),
+	}
 }
 
 // handleUnenroll handles DELETE /auth/v1/factors/{id}. A verified factor

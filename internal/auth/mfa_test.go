@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -398,4 +399,240 @@ func FuzzFactors(f *testing.F) {
 			}
 		}
 	})
+}
+
+// inFlight is how many requests the race tests send at once.
+const inFlight = 32
+
+// together runs do(i) for i in [0, n) in n goroutines released at the same
+// moment, and returns their answers.
+func together(n int, do func(i int) response) []response {
+	out := make([]response, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			out[i] = do(i)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return out
+}
+
+// countStatus is how many answers have the status.
+func countStatus(rs []response, status int) int {
+	n := 0
+	for _, r := range rs {
+		if r.status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// TestMFAVerifyRace: with many verifications of one factor in flight at
+// once (on PostgreSQL, each in its own transaction), a code is accepted
+// once, and a challenge counts at most MaxCodeTries wrong codes. A race is
+// not lost every time: each case runs raceRounds times, on a new store.
+func TestMFAVerifyRace(t *testing.T) {
+	const raceRounds = 3
+	verify := func(f *fixture, session map[string]any, factorID, challenge, code string) response {
+		return f.do("POST", "/auth/v1/factors/"+factorID+"/verify", `{"challenge_id":"`+challenge+`","code":"`+code+`"}`, bearer(session)...)
+	}
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			t.Run("one code, many challenges", func(t *testing.T) {
+				for range raceRounds {
+					f := newFixture(t, engine)
+					session := f.signIn()
+					factorID, secret := f.enroll(session, "Phone")
+					challenges := make([]string, inFlight)
+					for i := range challenges {
+						challenges[i] = f.challenge(session, factorID)
+					}
+					code := f.totp(secret, 0)
+					rs := together(inFlight, func(i int) response { return verify(f, session, factorID, challenges[i], code) })
+					if n := countStatus(rs, 200); n != 1 {
+						t.Errorf("the code was accepted %d times, want once", n)
+					}
+				}
+			})
+			t.Run("wrong codes, one challenge", func(t *testing.T) {
+				for range raceRounds {
+					f := newFixture(t, engine)
+					session := f.signIn()
+					factorID, secret := f.enroll(session, "Phone")
+					challenge := f.challenge(session, factorID)
+					wrong := wrongCode(f, secret)
+					rs := together(inFlight, func(int) response { return verify(f, session, factorID, challenge, wrong) })
+					tried := 0
+					for _, r := range rs {
+						if r.body["error_code"] == "mfa_verification_failed" {
+							tried++
+						}
+					}
+					if tried > auth.MaxCodeTries {
+						t.Errorf("%d wrong codes were tried on one challenge, want at most %d", tried, auth.MaxCodeTries)
+					}
+				}
+			})
+		})
+	}
+}
+
+// wrongCode is a code that is not the secret's around now.
+func wrongCode(f *fixture, secret string) string {
+	wrong := "000000"
+	for _, s := range []int64{-1, 0, 1} {
+		if f.totp(secret, s) == wrong {
+			wrong = "999999"
+		}
+	}
+	return wrong
+}
+
+// TestMFALockout: MaxFactorFailures wrong codes within the window lock the
+// factor out: every code, right or wrong, answers 429 until the window
+// ends; its owner gets one mail per lockout and the audit log one entry;
+// studio staff reset-mfa (ResetFactors) lets them enrol again at once.
+func TestMFALockout(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, engine)
+			session := f.signIn()
+			factorID, secret := f.enroll(session, "Phone")
+			if r := f.verifyFactor(session, factorID, f.totp(secret, -1)); r.status != 200 {
+				t.Fatalf("verify = %d %s", r.status, r.raw)
+			}
+			attacker := f.signIn()
+			f.mail() // the sign-in mails
+			wrong := wrongCode(f, secret)
+			lockOut := func() {
+				t.Helper()
+				var ch string
+				for i := range auth.MaxFactorFailures {
+					if i%auth.MaxCodeTries == 0 {
+						ch = f.challenge(attacker, factorID)
+					}
+					r := f.do("POST", "/auth/v1/factors/"+factorID+"/verify", `{"challenge_id":"`+ch+`","code":"`+wrong+`"}`, bearer(attacker)...)
+					if r.status != 422 || r.body["error_code"] != "mfa_verification_failed" {
+						t.Fatalf("wrong code %d = %d %s", i+1, r.status, r.raw)
+					}
+					f.clock.Advance(time.Minute)
+				}
+			}
+			windowStart := f.clock.Now()
+			lockOut() // MaxFactorFailures minutes into the window
+
+			for _, code := range []string{f.totp(secret, 0), wrong} {
+				r := f.verifyFactor(attacker, factorID, code)
+				wantRetry := fmt.Sprint((auth.FactorFailureWindow - auth.MaxFactorFailures*time.Minute).Seconds())
+				if r.status != 429 || r.body["error_code"] != "over_request_rate_limit" || r.header.Get("Retry-After") != wantRetry {
+					t.Errorf("code %s while locked out = %d %s Retry-After %q, want 429 over_request_rate_limit %s",
+						code, r.status, r.raw, r.header.Get("Retry-After"), wantRetry)
+				}
+			}
+			mail := f.mail()
+			if strings.Count(mail, "wrong codes") != 1 || !strings.Contains(mail, `"Phone"`) || !strings.Contains(mail, "reset-mfa ada@studio.test") {
+				t.Errorf("want one mail that tells of the guessing, got:\n%s", mail)
+			}
+			if n := countAudit(t, f, auth.ActionFactorLocked); n != 1 {
+				t.Errorf("%d %s in the audit log, want 1", n, auth.ActionFactorLocked)
+			}
+
+			// The window ends an hour after its first wrong code.
+			f.clock.Advance(windowStart.Add(auth.FactorFailureWindow - time.Second).Sub(f.clock.Now()))
+			attacker = f.refresh(attacker)
+			if r := f.verifyFactor(attacker, factorID, f.totp(secret, 0)); r.status != 429 {
+				t.Errorf("a second before the window ends = %d %s", r.status, r.raw)
+			}
+			f.clock.Advance(time.Second)
+			if r := f.verifyFactor(attacker, factorID, f.totp(secret, 0)); r.status != 200 {
+				t.Errorf("right code once the window ended = %d %s", r.status, r.raw)
+			}
+
+			// A new lockout mails again; reset-mfa clears it.
+			lockOut()
+			if mail := f.mail(); strings.Count(mail, "wrong codes") != 1 {
+				t.Errorf("second lockout: want one mail, got:\n%s", mail)
+			}
+			if _, err := f.db.ResetFactors(ctx, f.ada.ID, auth.AuditEntry{}); err != nil {
+				t.Fatal(err)
+			}
+			session = f.signIn()
+			newID, newSecret := f.enroll(session, "Phone")
+			if r := f.verifyFactor(session, newID, f.totp(newSecret, 1)); r.status != 200 {
+				t.Errorf("enrol again after reset-mfa: verify = %d %s", r.status, r.raw)
+			}
+		})
+	}
+}
+
+// refresh refreshes the session and returns the new one.
+func (f *fixture) refresh(session map[string]any) map[string]any {
+	f.t.Helper()
+	r := f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+session["refresh_token"].(string)+`"}`)
+	if r.status != 200 {
+		f.t.Fatalf("refresh = %d %s", r.status, r.raw)
+	}
+	return r.body
+}
+
+// countAudit is how many entries of the audit log have the action.
+func countAudit(t *testing.T, f *fixture, action string) int {
+	t.Helper()
+	entries, err := f.db.ListAudit(context.Background(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Action == action {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFactorFailures: the window of wrong codes begins with its first one,
+// and only MaxFactorFailures within it lock the factor out, until it ends.
+func TestFactorFailures(t *testing.T) {
+	t0 := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	end := t0.Add(auth.FactorFailureWindow)
+	tests := []struct {
+		name       string
+		failures   auth.FactorFailures
+		at         time.Time
+		want       auth.FactorFailures
+		wantLocks  bool
+		lockedThen time.Time // LockedUntil(at) after the wrong code
+	}{
+		{"first wrong code", auth.FactorFailures{}, t0, auth.FactorFailures{Count: 1, Since: t0}, false, time.Time{}},
+		{"one short", auth.FactorFailures{Count: auth.MaxFactorFailures - 2, Since: t0}, t0.Add(time.Minute),
+			auth.FactorFailures{Count: auth.MaxFactorFailures - 1, Since: t0}, false, time.Time{}},
+		{"the one that locks", auth.FactorFailures{Count: auth.MaxFactorFailures - 1, Since: t0}, end.Add(-time.Second),
+			auth.FactorFailures{Count: auth.MaxFactorFailures, Since: t0}, true, end},
+		{"more while locked", auth.FactorFailures{Count: auth.MaxFactorFailures, Since: t0}, t0.Add(time.Minute),
+			auth.FactorFailures{Count: auth.MaxFactorFailures + 1, Since: t0}, false, end},
+		{"after the window, a new one", auth.FactorFailures{Count: auth.MaxFactorFailures - 1, Since: t0}, end,
+			auth.FactorFailures{Count: 1, Since: end}, false, time.Time{}},
+		{"after a lockout, a new one", auth.FactorFailures{Count: auth.MaxFactorFailures, Since: t0}, end.Add(time.Hour),
+			auth.FactorFailures{Count: 1, Since: end.Add(time.Hour)}, false, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, locks := tt.failures.Add(tt.at)
+			if got != tt.want || locks != tt.wantLocks {
+				t.Errorf("Add = %+v, %v; want %+v, %v", got, locks, tt.want, tt.wantLocks)
+			}
+			if until := got.LockedUntil(tt.at); !until.Equal(tt.lockedThen) {
+				t.Errorf("LockedUntil = %v, want %v", until, tt.lockedThen)
+			}
+		})
+	}
 }

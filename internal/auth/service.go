@@ -326,7 +326,7 @@ func newNamedLimit(name string, r ratelimit.Rate, cfg Config) namedLimit {
 
 // allow takes one request of the client from lim, or answers 429.
 func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim namedLimit) bool {
-	ok, retry := lim.Allow(s.cfg.ClientIP(r))
+	ok, retry := lim.Allow(ratelimit.ClientKey(s.cfg.ClientIP(r)))
 	if ok {
 		return true
 	}

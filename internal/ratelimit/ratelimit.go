@@ -4,7 +4,9 @@
 package ratelimit
 
 import (
+	"container/list"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,21 +57,27 @@ func ParseRate(s string) (Rate, error) {
 	return Rate{N: count, Per: d}, nil
 }
 
+// MaxKeys bounds the buckets a Limiter keeps (a few hundred kilobytes):
+// a flood of requests from distinct addresses does not grow its memory
+// beyond that.
+const MaxKeys = 10_000
+
 // Limiter keeps one bucket per key. It is safe for concurrent use. Buckets
-// that have refilled completely are forgotten, so memory stays bounded by
-// the clients of the last period.
+// that have refilled completely are forgotten (a full bucket and no bucket
+// are the same), and at most MaxKeys are kept.
 type Limiter struct {
 	rate Rate
 	now  func() time.Time
 
-	mu        sync.Mutex
-	buckets   map[string]*bucket
-	lastSweep time.Time
+	mu      sync.Mutex
+	buckets map[string]*list.Element // of *bucket, in recent
+	recent  *list.List               // the buckets, the most recently used first
 }
 
 type bucket struct {
+	key    string
 	tokens float64
-	at     time.Time
+	at     time.Time // last used
 }
 
 // New returns a limiter of rate r. now is the clock (time.Now when nil).
@@ -77,7 +85,7 @@ func New(r Rate, now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limiter{rate: r, now: now, buckets: map[string]*bucket{}}
+	return &Limiter{rate: r, now: now, buckets: map[string]*list.Element{}, recent: list.New()}
 }
 
 // Allow takes one event for key. When the key is over its rate it returns
@@ -89,15 +97,41 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.sweep(now)
-	b := l.buckets[key]
-	if b == nil {
-		b = &bucket{tokens: float64(l.rate.N), at: now}
-		l.buckets[key] = b
+	l.forgetFull(now)
+	e := l.buckets[key]
+	if e == nil {
+		if len(l.buckets) >= MaxKeys {
+			l.forget(l.recent.Back())
+		}
+		e = l.recent.PushFront(&bucket{key: key, tokens: float64(l.rate.N), at: now})
+		l.buckets[key] = e
 	}
+	l.recent.MoveToFront(e)
+	b := e.Value.(*bucket)
 	b.tokens, ok, retryAfter = Take(b.tokens, b.at, now, l.rate)
 	b.at = now
 	return ok, retryAfter
+}
+
+// forgetFull forgets the buckets unused for a whole period: they are full
+// again. They are the least recently used ones, at the back.
+func (l *Limiter) forgetFull(now time.Time) {
+	for e := l.recent.Back(); e != nil && now.Sub(e.Value.(*bucket).at) >= l.rate.Per; e = l.recent.Back() {
+		l.forget(e)
+	}
+}
+
+// forget drops a bucket. Over MaxKeys, Allow drops the least recently used
+// one, which has had the longest to refill. Pushing a given client's bucket
+// out this way (to empty it for them) takes MaxKeys requests, each from
+// another address and each allowed by this limit: someone who has that
+// many addresses gets more by using each one's own allowance, so dropping
+// buckets never lets a flood exceed the rate its addresses have anyway.
+// The alternative, refusing new keys while full, would let that flood shut
+// out every newcomer.
+func (l *Limiter) forget(e *list.Element) {
+	delete(l.buckets, e.Value.(*bucket).key)
+	l.recent.Remove(e)
 }
 
 // Take is one event against a bucket of rate r that held tokens at time at:
@@ -115,22 +149,30 @@ func Take(tokens float64, at, now time.Time, r Rate) (left float64, ok bool, ret
 	return tokens, false, time.Duration((1 - tokens) * float64(interval))
 }
 
-// sweep forgets, at most once per period, the buckets that are full again.
-func (l *Limiter) sweep(now time.Time) {
-	if now.Sub(l.lastSweep) < l.rate.Per {
-		return
-	}
-	l.lastSweep = now
-	for k, b := range l.buckets {
-		if now.Sub(b.at) >= l.rate.Per {
-			delete(l.buckets, k)
-		}
-	}
-}
-
 // Len is the number of clients the limiter remembers.
 func (l *Limiter) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.buckets)
+}
+
+// ipv6ClientBits is how much of an IPv6 address names one client: a site
+// gets at least a /64 and picks addresses in it at will (privacy
+// extensions), so a limit per whole address would be a limit per request.
+const ipv6ClientBits = 64
+
+// ClientKey is the key of the client at address addr for a per-client
+// limit: an IPv4 address as it is, an IPv6 address's /64. A string that is
+// not an address is its own key.
+func ClientKey(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(ipv6ClientBits) // an IPv6 address has 64 bits to keep
+	return p.String()
 }

@@ -1,6 +1,7 @@
 package ratelimit_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -84,6 +85,58 @@ func TestLimiterForgetsIdleClients(t *testing.T) {
 	l.Allow("d")
 	if l.Len() != 1 {
 		t.Errorf("remembers %d clients, want 1", l.Len())
+	}
+}
+
+// floodAddresses is how many distinct client addresses the flood tests use.
+const floodAddresses = 100_000
+
+// floodAddress is the i-th address of a flood: distinct /64s of 2001:db8::/32.
+func floodAddress(i int) string {
+	return ratelimit.ClientKey(fmt.Sprintf("2001:db8:%x:%x::1", i>>16, i&0xffff))
+}
+
+// TestLimiterBoundedUnderFlood: requests from 100,000 distinct addresses
+// within one period leave at most MaxKeys buckets; the buckets dropped are
+// the least recently used, so a client that used its bucket lately is not
+// emptied by a flood of fewer than MaxKeys other addresses.
+func TestLimiterBoundedUnderFlood(t *testing.T) {
+	c := &clock{time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	l := ratelimit.New(ratelimit.Rate{N: 2, Per: 10 * time.Minute}, c.now)
+	most := 0
+	for i := range floodAddresses {
+		l.Allow(floodAddress(i))
+		most = max(most, l.Len())
+	}
+	if most > ratelimit.MaxKeys {
+		t.Errorf("%d addresses: up to %d buckets, want at most %d", floodAddresses, most, ratelimit.MaxKeys)
+	}
+
+	l.Allow("victim")
+	l.Allow("victim")
+	for i := range ratelimit.MaxKeys - 1 {
+		l.Allow(floodAddress(floodAddresses + i))
+	}
+	if ok, _ := l.Allow("victim"); ok {
+		t.Error("a flood of fewer than MaxKeys addresses emptied a recently used bucket")
+	}
+}
+
+// TestClientKey: an IPv6 client is its /64; an IPv4 client its address.
+func TestClientKey(t *testing.T) {
+	tests := []struct{ addr, want string }{
+		{"192.0.2.7", "192.0.2.7"},
+		{"::ffff:192.0.2.7", "192.0.2.7"},
+		{"2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::1", "2001:db8:1:2::/64"},
+		{"2001:db8:1:3::1", "2001:db8:1:3::/64"},
+		{"fe80::1%eth0", "fe80::/64"},
+		{"not an address", "not an address"},
+	}
+	for _, tt := range tests {
+		if got := ratelimit.ClientKey(tt.addr); got != tt.want {
+			t.Errorf("ClientKey(%q) = %q, want %q", tt.addr, got, tt.want)
+		}
 	}
 }
 

@@ -350,7 +350,7 @@ func (f *functions) ownOrigin(r *http.Request) string {
 // allow takes one submission of the client from the function's allowance, or
 // answers 429 (or its redirect) with Retry-After and returns false.
 func (f *functions) allow(c *call, r *http.Request, name string) bool {
-	ok, retry := f.limits[name].Allow(clientIP(r, f.cfg.TrustedProxies).String())
+	ok, retry := f.limits[name].Allow(ratelimit.ClientKey(clientIP(r, f.cfg.TrustedProxies).String()))
 	if ok {
 		return true
 	}

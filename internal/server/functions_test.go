@@ -375,6 +375,16 @@ func TestFunctionsRateLimit(t *testing.T) {
 	scs[len(scs)-1].wantStatus = 200
 	runScenarios(t, h, scs)
 
+	// An IPv6 client is its /64: it has addresses to spare.
+	var v6 []scenario
+	for i := range 5 {
+		v6 = append(v6, post(fmt.Sprintf("IPv6 message %d", i+1), fmt.Sprintf("[2001:db8:1:2::%x]:5555", i+1), "", 200, nil))
+	}
+	v6 = append(v6,
+		post("IPv6: the sixth from another address of the /64 is refused", "[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:5555", "", 429, nil),
+		post("IPv6: another /64 is another client", "[2001:db8:1:3::1]:5555", "", 200, nil))
+	runScenarios(t, h, v6)
+
 	h2 := newHandler(t, db, server.FunctionsConfig{Now: func() time.Time { return now }})
 	var off []scenario
 	for i := range 8 {

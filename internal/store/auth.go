@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"studio/internal/auth"
@@ -230,16 +229,15 @@ func (s *DB) issueCode(ctx context.Context, tx *sql.Tx, c auth.Code, mail *notif
 		return err
 	}
 	if mail != nil {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
-			(mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			mail.From, strings.Join(mail.To, "\n"), mail.ReplyTo, mail.Subject, mail.Body, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.CreatedAt)); err != nil {
+		if err := s.queueMail(ctx, tx, *mail, c.CreatedAt); err != nil {
 			return err
 		}
 	}
 	return s.audit(ctx, tx, audit)
 }
 
-// ConsumeCode implements auth.Store.
+// ConsumeCode implements auth.Store. Each try is one conditional UPDATE
+// (consumeCode), so concurrent tries never compare more than maxTries.
 func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
 	match := func(_, stored string) bool { return subtle.ConstantTimeCompare([]byte(stored), []byte(codeHash)) == 1 }
 	_, err := s.consumeCode(ctx, "consume code", `user_id = ? AND purpose = ?`, []any{userID, purpose},
@@ -390,7 +388,7 @@ func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, ma
 		var challenge, method string
 		var expires time.Time
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
-			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`),
+			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`+s.d.forUpdate),
 			linkHash, maxTries).Scan(&id, &userID, &challenge, &method, s.d.timeDest(&expires))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):

@@ -23,6 +23,12 @@ type dialect struct {
 	postgres bool
 	// readTx are the options of a read that must see one snapshot.
 	readTx *sql.TxOptions
+	// forUpdate ends a SELECT whose rows the transaction goes on to change
+	// from what it read: on PostgreSQL it locks them, so that a concurrent
+	// transaction doing the same waits and then reads the committed change
+	// (READ COMMITTED would let both read the old values). SQLite needs
+	// nothing: its write transactions run one at a time (BEGIN IMMEDIATE).
+	forUpdate string
 }
 
 // sqliteTime is how SQLite stores times: UTC, fixed width, so that text
@@ -52,9 +58,10 @@ var postgresDialect = &dialect{
 		db.SetMaxIdleConns(16)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 	},
-	timeArg:  func(t time.Time) any { return t.UTC() },
-	postgres: true,
-	readTx:   &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+	timeArg:   func(t time.Time) any { return t.UTC() },
+	postgres:  true,
+	readTx:    &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+	forUpdate: " FOR UPDATE",
 }
 
 // sqlitePragmas are set on every connection, in this order.

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/notify"
 )
 
 // The staff sign-in service's second factors (TOTP MFA) and their
@@ -96,19 +98,40 @@ func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.A
 	return err
 }
 
-// VerifyFactor implements auth.Store.
+// VerifyFactor implements auth.Store. It reads the factor's row first and
+// FOR UPDATE: the verifications of one factor run one after the other, so
+// that two in flight never both see the same last used step, wrong codes or
+// challenge tries (a code accepted twice, more guesses than allowed).
+// Every write of a factor's challenges takes the factor's row first too, so
+// that these locks are always taken in the same order.
 func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.Session, auth.User, error) {
 	var sess auth.Session
 	var u auth.User
 	var outcome error
 	err := s.write(ctx, "verify factor", func(tx *sql.Tx) error {
+		var secret string
+		var lastStep int64
+		var failures auth.FactorFailures
+		var failedSince *time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT secret, last_used_step, failed_codes, failed_since FROM auth_mfa_factors
+			WHERE id = ? AND user_id = ?`+s.d.forUpdate), v.FactorID, v.UserID).
+			Scan(&secret, &lastStep, &failures.Count, nullTimeDest(&failedSince))
+		if errors.Is(err, sql.ErrNoRows) {
+			outcome = auth.ErrChallengeNotFound
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if failedSince != nil {
+			failures.Since = *failedSince
+		}
 		var ip string
 		var tries int
 		var expires time.Time
 		var verified *time.Time
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT c.ip, c.tries, c.expires_at, c.verified_at FROM auth_mfa_challenges c
-			JOIN auth_mfa_factors f ON f.id = c.factor_id WHERE c.id = ? AND c.factor_id = ? AND f.user_id = ?`),
-			v.ChallengeID, v.FactorID, v.UserID).Scan(&ip, &tries, s.d.timeDest(&expires), nullTimeDest(&verified))
+		err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT ip, tries, expires_at, verified_at FROM auth_mfa_challenges
+			WHERE id = ? AND factor_id = ?`), v.ChallengeID, v.FactorID).Scan(&ip, &tries, s.d.timeDest(&expires), nullTimeDest(&verified))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			outcome = auth.ErrChallengeNotFound
@@ -123,11 +146,9 @@ func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.
 			_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_challenges WHERE id = ?`), v.ChallengeID)
 			return err
 		}
-		var secret, status string
-		var lastStep int64
-		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT secret, status, last_used_step FROM auth_mfa_factors WHERE id = ?`),
-			v.FactorID).Scan(&secret, &status, &lastStep); err != nil {
-			return err
+		if until := failures.LockedUntil(v.Now); !until.IsZero() {
+			outcome = &auth.FactorLockedError{Until: until}
+			return nil
 		}
 		step, ok, err := v.Check(secret, lastStep)
 		if err != nil {
@@ -135,15 +156,7 @@ func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.
 		}
 		if !ok {
 			outcome = auth.ErrVerificationFailed
-			// The last wrong try ends the challenge.
-			q := `UPDATE auth_mfa_challenges SET tries = tries + 1 WHERE id = ?`
-			if tries+1 >= v.MaxTries {
-				q = `DELETE FROM auth_mfa_challenges WHERE id = ?`
-			}
-			if _, err := tx.ExecContext(ctx, s.d.rebind(q), v.ChallengeID); err != nil {
-				return err
-			}
-			return s.audit(ctx, tx, v.Failure)
+			return s.countWrongCode(ctx, tx, v, tries, failures)
 		}
 		sess, err = s.scanSession(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ? AND user_id = ?`),
 			v.SessionID, v.UserID))
@@ -195,14 +208,47 @@ func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.
 	return sess, u, outcome
 }
 
+// countWrongCode counts a wrong code against the challenge (the last try
+// ends it) and the factor, and logs it; the code that locks the factor out
+// also logs v.Locked and queues v.LockedMail.
+func (s *DB) countWrongCode(ctx context.Context, tx *sql.Tx, v auth.FactorVerification, tries int, failures auth.FactorFailures) error {
+	q := `UPDATE auth_mfa_challenges SET tries = tries + 1 WHERE id = ?`
+	if tries+1 >= v.MaxTries {
+		q = `DELETE FROM auth_mfa_challenges WHERE id = ?`
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(q), v.ChallengeID); err != nil {
+		return err
+	}
+	failures, locks := failures.Add(v.Now)
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_factors SET failed_codes = ?, failed_since = ? WHERE id = ?`),
+		failures.Count, s.d.timeArg(failures.Since), v.FactorID); err != nil {
+		return err
+	}
+	if err := s.audit(ctx, tx, v.Failure); err != nil || !locks {
+		return err
+	}
+	if v.LockedMail != nil {
+		if err := s.queueMail(ctx, tx, *v.LockedMail, v.Now); err != nil {
+			return err
+		}
+	}
+	return s.audit(ctx, tx, v.Locked)
+}
+
+// queueMail adds mail to the outbox, to be sent from now on.
+func (s *DB) queueMail(ctx context.Context, tx *sql.Tx, mail notify.Email, now time.Time) error {
+	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
+		(mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+		mail.From, strings.Join(mail.To, "\n"), mail.ReplyTo, mail.Subject, mail.Body, s.d.timeArg(now), s.d.timeArg(now))
+	return err
+}
+
 // DeleteFactor implements auth.Store.
 func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit auth.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "delete factor", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_challenges WHERE factor_id IN
-			(SELECT id FROM auth_mfa_factors WHERE id = ? AND user_id = ?)`), factorID, userID); err != nil {
-			return err
-		}
+		// The factor's row first (VerifyFactor's order); its challenges go
+		// with it (ON DELETE CASCADE).
 		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_factors WHERE id = ? AND user_id = ?`), factorID, userID)
 		if err != nil {
 			return err
@@ -224,15 +270,14 @@ func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit au
 }
 
 // ResetFactors removes every factor of the user and ends their sessions
-// ("studio staff reset-mfa", for someone who lost their authenticator), and
-// returns how many factors there were.
+// ("studio staff reset-mfa", for someone who lost their authenticator or
+// whose factor is locked out by someone guessing its codes), and returns how
+// many factors there were.
 func (s *DB) ResetFactors(ctx context.Context, userID string, audit auth.AuditEntry) (int, error) {
 	var n int64
 	err := s.write(ctx, "reset factors", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_challenges WHERE factor_id IN
-			(SELECT id FROM auth_mfa_factors WHERE user_id = ?)`), userID); err != nil {
-			return err
-		}
+		// The factors' rows first (VerifyFactor's order); their challenges
+		// and counts of wrong codes go with them (ON DELETE CASCADE).
 		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_factors WHERE user_id = ?`), userID)
 		if err != nil {
 			return err

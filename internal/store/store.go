@@ -53,8 +53,10 @@ type DB struct {
 
 	changes changes.Bus
 
-	lastBucketSweep time.Time // guarded by mu
-	following       bool      // FollowChanges listens; guarded by mu
+	sweepMu         sync.Mutex // held while the rate buckets are swept (sweepIfDue)
+	lastBucketSweep time.Time  // guarded by sweepMu
+	bucketsAdded    int        // rate buckets this server added since; guarded by sweepMu
+	following       bool       // FollowChanges listens; guarded by mu
 }
 
 // Changes is the feed of rows this store committed: inserted contact
