@@ -20,7 +20,7 @@ type conn struct {
 	s      *Service
 	ws     *websocket.Conn
 	vsn    string
-	client string // clientKey of its client
+	client string // ratelimit.ClientKey of its client
 	out    chan []byte
 
 	mu       sync.Mutex

@@ -7,17 +7,6 @@ import (
 	"time"
 )
 
-// clientKey is what the per-client limit counts by: the address, or for
-// IPv6 its /64, which one subscriber usually holds whole.
-func clientKey(a netip.Addr) string {
-	a = a.Unmap()
-	if a.Is6() {
-		p, _ := a.Prefix(64) // cannot fail: 64 bits fit an IPv6 address
-		return p.String()
-	}
-	return a.String()
-}
-
 // peerIP is the address of the TCP peer of r, for a service given no
 // Config.ClientIP.
 func peerIP(r *http.Request) netip.Addr {

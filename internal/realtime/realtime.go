@@ -26,6 +26,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/changes"
+	"studio/internal/ratelimit"
 	"studio/internal/rest"
 )
 
@@ -110,7 +111,7 @@ type Service struct {
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{}
-	perClient map[string]int // open websockets by clientKey
+	perClient map[string]int // open websockets by ratelimit.ClientKey
 }
 
 // New returns the service; st reads rows, bus carries the changes, a
@@ -150,7 +151,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if vsn != vsn2 {
 		vsn = vsn1
 	}
-	client := clientKey(s.cfg.ClientIP(r))
+	client := ratelimit.ClientKey(s.cfg.ClientIP(r).String())
 	if !s.admit(client) {
 		s.limited(LimitConnsPerClient, "realtime: websocket refused, too many open from one client",
 			"client", client, "max", s.cfg.MaxConnsPerClient)
