@@ -41,15 +41,11 @@ func sealCommand(unseal bool) command {
 			if err := noArgs(fs, stderr); err != nil {
 				return err
 			}
-			key, err := secrets.load(*cfg, cliLogger(stderr), false)
-			if err != nil {
-				return err
-			}
 			verb := "sealed"
 			if unseal {
 				verb = "stored in clear"
 			}
-			return withStore(ctx, *cfg, func(db *store.DB) error {
+			return withSecretKey(ctx, *cfg, *secrets, false, stderr, func(db *store.DB, key *auth.SecretKey) error {
 				kids, err := auth.SealSigningKeys(ctx, db, key, unseal)
 				for _, kid := range kids {
 					fmt.Fprintf(stdout, "%s signing key %s\n", verb, kid)
@@ -86,11 +82,7 @@ var keysDropUnreadableCommand = command{
 			if err := noArgs(fs, stderr); err != nil {
 				return err
 			}
-			key, err := secrets.load(*cfg, cliLogger(stderr), false)
-			if err != nil {
-				return err
-			}
-			return withStore(ctx, *cfg, func(db *store.DB) error {
+			return withSecretKey(ctx, *cfg, *secrets, false, stderr, func(db *store.DB, key *auth.SecretKey) error {
 				kids, err := auth.DropUnreadableSigningKeys(ctx, db, key)
 				for _, kid := range kids {
 					fmt.Fprintf(stdout, "removed signing key %s\n", kid)
@@ -109,4 +101,21 @@ var keysDropUnreadableCommand = command{
 			})
 		}
 	},
+}
+
+// withSecretKey loads the secret key of secrets, opens the store of cfg and
+// calls f with both. With create (as serve does), a missing key file and
+// store are made; without, a missing one is an error: a key made here would
+// not be the servers' key.
+func withSecretKey(ctx context.Context, cfg store.Config, secrets secretKeyConfig, create bool, stderr io.Writer,
+	f func(*store.DB, *auth.SecretKey) error) error {
+	key, err := secrets.load(cfg, cliLogger(stderr), create)
+	if err != nil {
+		return err
+	}
+	open := withStore
+	if create {
+		open = withNewStore
+	}
+	return open(ctx, cfg, func(db *store.DB) error { return f(db, key) })
 }

@@ -194,11 +194,7 @@ var keysPrintAnonCommand = command{
 			if err := noArgs(fs, stderr); err != nil {
 				return err
 			}
-			key, err := secrets.load(*cfg, cliLogger(stderr), true)
-			if err != nil {
-				return err
-			}
-			return withNewStore(ctx, *cfg, func(db *store.DB) error {
+			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *auth.SecretKey) error {
 				keys, err := auth.LoadKeys(ctx, db, key, time.Now())
 				if err != nil {
 					return err
@@ -234,11 +230,7 @@ var keysRotateCommand = command{
 			if err != nil || d < time.Minute {
 				return fmt.Errorf("--jwt-expiry %q: want a duration of at least 1m, like 1h", expiry)
 			}
-			key, err := secrets.load(*cfg, cliLogger(stderr), true)
-			if err != nil {
-				return err
-			}
-			return withNewStore(ctx, *cfg, func(db *store.DB) error {
+			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *auth.SecretKey) error {
 				if _, err := auth.LoadKeys(ctx, db, key, time.Now()); err != nil { // the first key, if none yet
 					return err
 				}
