@@ -17,8 +17,17 @@ type Staff struct {
 	ExpiresAt time.Time
 }
 
+// Authorizer checks a staff access token: *Service is one. The services
+// that take a token (rest/v1, realtime/v1) depend on this, not on *Service.
+type Authorizer interface {
+	Authorize(ctx context.Context, token string) (Staff, *AuthError)
+}
+
+var _ Authorizer = (*Service)(nil)
+
 // AuthError is why Authorize refused a token: an HTTP status, GoTrue's error
-// code and a message a person can read.
+// code (the Code… constants are those a caller may tell apart) and a message
+// a person can read.
 type AuthError struct {
 	Status  int
 	Code    string
@@ -38,7 +47,7 @@ func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthErro
 		return Staff{}, &AuthError{Status: e.status, Code: e.code, Message: e.msg}
 	}
 	if s.requiredAAL(c.user) == aal2 && c.session.AAL != aal2 {
-		return Staff{}, &AuthError{Status: http.StatusForbidden, Code: codeInsufficientAAL,
+		return Staff{}, &AuthError{Status: http.StatusForbidden, Code: CodeInsufficientAAL,
 			Message: "AAL2 session is required: verify your second factor (TOTP) first"}
 	}
 	return Staff{UserID: c.user.ID, Email: c.user.Email, SessionID: c.session.ID, AAL: c.session.AAL,
@@ -87,7 +96,7 @@ func (s *Service) checkToken(ctx context.Context, token string) (caller, *apiErr
 	switch {
 	case errors.Is(err, ErrSessionNotFound) || (err == nil && c.session.UserID != claims.Subject):
 		// A removed user's sessions are removed with them.
-		return c, newError(http.StatusForbidden, codeSessionNotFound, "Session from session_id claim in JWT does not exist")
+		return c, newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
 		s.cfg.Logger.Error("auth: find session", "err", err)
 		return c, newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again")

@@ -21,7 +21,16 @@ func newError(status int, code, format string, args ...any) *apiError {
 	return &apiError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
 }
 
-// GoTrue's error codes that this service answers with.
+// The codes of Authorize's refusals (AuthError.Code) that other services
+// tell apart. Any other code is a token that does not verify or, with a 5xx
+// status, a session that could not be checked.
+const (
+	CodeInsufficientAAL = "insufficient_aal"  // the session must verify a second factor first (aal2)
+	CodeSessionNotFound = "session_not_found" // signed out, or the user was removed
+	CodeUserNotFound    = "user_not_found"
+)
+
+// The other GoTrue error codes that this service answers with.
 const (
 	codeBadJSON                  = "bad_json"
 	codeBadJWT                   = "bad_jwt"
@@ -32,8 +41,6 @@ const (
 	codeOverRequestRateLimit     = "over_request_rate_limit"
 	codeRefreshTokenNotFound     = "refresh_token_not_found"
 	codeRefreshTokenAlreadyUsed  = "refresh_token_already_used"
-	codeSessionNotFound          = "session_not_found"
-	codeUserNotFound             = "user_not_found"
 	codeInvalidCredentials       = "invalid_credentials"
 	codePhoneProviderDisabled    = "phone_provider_disabled"
 	codeRequestTooLarge          = "request_entity_too_large"
@@ -46,7 +53,6 @@ const (
 	codeReauthenticationNeeded   = "reauthentication_needed"
 	codeReauthenticationNotValid = "reauthentication_not_valid"
 	codeEmailExists              = "email_exists"
-	codeInsufficientAAL          = "insufficient_aal"
 	codeSessionExpired           = "session_expired"
 
 	codeMFAFactorNotFound         = "mfa_factor_not_found"

@@ -133,7 +133,7 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrTooManyFactors):
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeTooManyEnrolledMFAFactors, "Maximum number of verified factors reached, unenroll to continue"))
 	case errors.Is(err, ErrFactorNeedsAAL2):
-		writeError(w, r, newError(http.StatusForbidden, codeInsufficientAAL, "AAL2 required to enroll a new factor"))
+		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to enroll a new factor"))
 	case err != nil:
 		s.failed(w, r, "create factor", err)
 	default:
@@ -307,7 +307,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrVerificationFailed):
 		e = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid TOTP code entered")
 	case errors.Is(err, ErrSessionNotFound):
-		e = newError(http.StatusForbidden, codeSessionNotFound, "Session from session_id claim in JWT does not exist")
+		e = newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
 		s.failed(w, r, "verify factor", err)
 		return
@@ -364,7 +364,7 @@ func (s *Service) handleUnenroll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.Verified() && c.session.AAL != aal2 {
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeInsufficientAAL, "AAL2 required to unenroll verified factor"))
+		writeError(w, r, newError(http.StatusUnprocessableEntity, CodeInsufficientAAL, "AAL2 required to unenroll verified factor"))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)

@@ -61,7 +61,7 @@ func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
 		return
 	case errors.Is(err, ErrSessionNotFound):
-		writeError(w, r, newError(http.StatusBadRequest, codeSessionNotFound, "Invalid Refresh Token: No Valid Session Found"))
+		writeError(w, r, newError(http.StatusBadRequest, CodeSessionNotFound, "Invalid Refresh Token: No Valid Session Found"))
 		return
 	case errors.Is(err, ErrSessionPastTimebox):
 		writeError(w, r, newError(http.StatusBadRequest, codeSessionExpired, "Invalid Refresh Token: Session Expired"))

@@ -52,7 +52,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if newEmail != "" && c.user.HasVerifiedFactor() && c.session.AAL != aal2 {
-		writeError(w, r, newError(http.StatusUnauthorized, codeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled."))
+		writeError(w, r, newError(http.StatusUnauthorized, CodeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled."))
 		return
 	}
 	if newEmail != "" && !s.checkEmailChange(w, r, c, newEmail, p.Nonce) {
@@ -77,7 +77,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		now := s.cfg.Now()
 		if err := s.store.UpdateUserMetadata(ctx, u.ID, meta, now); err != nil {
 			if errors.Is(err, ErrNotFound) {
-				writeError(w, r, newError(http.StatusForbidden, codeUserNotFound, "User from sub claim in JWT does not exist"))
+				writeError(w, r, newError(http.StatusForbidden, CodeUserNotFound, "User from sub claim in JWT does not exist"))
 				return
 			}
 			s.failed(w, r, "update user", err)

@@ -293,9 +293,9 @@ func (c *conn) closeChannel(ch *channel, why string) {
 // refusal is the reason a token is refused, as a person reads it.
 func refusal(ae *auth.AuthError) string {
 	switch ae.Code {
-	case "insufficient_aal":
+	case auth.CodeInsufficientAAL:
 		return "Verify your second factor (TOTP) first: " + ae.Message
-	case "session_not_found", "user_not_found":
+	case auth.CodeSessionNotFound, auth.CodeUserNotFound:
 		return "Your session has ended: sign in again"
 	}
 	if ae.Status >= 500 {

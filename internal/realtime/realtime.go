@@ -104,7 +104,7 @@ const (
 // be sent.
 type Service struct {
 	store  Reader
-	auth   rest.Authorizer
+	auth   auth.Authorizer
 	bus    *changes.Bus
 	cfg    Config
 	origin []string // host patterns for the websocket's origin check
@@ -116,7 +116,7 @@ type Service struct {
 
 // New returns the service; st reads rows, bus carries the changes, a
 // checks tokens.
-func New(st Reader, bus *changes.Bus, a rest.Authorizer, cfg Config) *Service {
+func New(st Reader, bus *changes.Bus, a auth.Authorizer, cfg Config) *Service {
 	if cfg.SessionCheck <= 0 {
 		cfg.SessionCheck = 10 * time.Second
 	}

@@ -33,10 +33,10 @@ func (s *Service) authorize(r *http.Request) (auth.Staff, *Error) {
 // (verify the second factor).
 func authError(ae *auth.AuthError) *Error {
 	switch ae.Code {
-	case "insufficient_aal":
+	case auth.CodeInsufficientAAL:
 		return &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: ae.Message,
 			Hint: "Verify a TOTP factor: this session must be at aal2"}
-	case "session_not_found", "user_not_found":
+	case auth.CodeSessionNotFound, auth.CodeUserNotFound:
 		return &Error{Status: http.StatusUnauthorized, Code: codeJWTClaims, Message: ae.Message, Hint: "Sign in again"}
 	}
 	if ae.Status >= 500 {

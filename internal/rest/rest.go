@@ -37,11 +37,6 @@ type Store interface {
 	Update(ctx context.Context, q *Query, set []Assignment) ([]Row, error)
 }
 
-// Authorizer checks staff access tokens (auth.Service).
-type Authorizer interface {
-	Authorize(ctx context.Context, token string) (auth.Staff, *auth.AuthError)
-}
-
 // Config configures the service.
 type Config struct {
 	AllowedOrigins []string // may call the service from other sites (CORS)
@@ -54,13 +49,13 @@ type Config struct {
 // Service is the /rest/v1 handler. It is safe for concurrent use.
 type Service struct {
 	store Store
-	auth  Authorizer
+	auth  auth.Authorizer
 	cfg   Config
 	cors  cors.Policy
 }
 
 // New returns the service reading st and checking tokens with a.
-func New(st Store, a Authorizer, cfg Config) *Service {
+func New(st Store, a auth.Authorizer, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
