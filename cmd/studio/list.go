@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"studio/internal/csvexport"
-	"studio/internal/rest"
+	"studio/internal/query"
 	"studio/internal/store"
 )
 
@@ -143,22 +143,22 @@ func listCommand(name, summary, description string, build func(ctx context.Conte
 }
 
 // exportTable is the table of records with the columns of t's CSV export
-// (rest/v1's Accept: text/csv shows the same), each cell as rest.CSVCell
+// (rest/v1's Accept: text/csv shows the same), each cell as query.CSVCell
 // writes the value that values gives for the column.
-func exportTable[T any](t *rest.Table, records []T, values func(T) map[string]any) table {
+func exportTable[T any](t *query.Table, records []T, values func(T) map[string]any) table {
 	out := table{header: t.Export, records: records}
 	for _, r := range records {
 		v := values(r)
 		row := make([]string, len(t.Export))
 		for i, col := range t.Export {
-			row[i] = rest.CSVCell(v[col])
+			row[i] = query.CSVCell(v[col])
 		}
 		out.rows = append(out.rows, row)
 	}
 	return out
 }
 
-// optionalValue is a nullable text as rest.CSVCell takes it.
+// optionalValue is a nullable text as query.CSVCell takes it.
 func optionalValue(s *string) any {
 	if s == nil {
 		return nil

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"studio/internal/contact"
-	"studio/internal/rest"
+	"studio/internal/query"
 	"studio/internal/store"
 )
 
@@ -41,7 +41,7 @@ var messagesListCommand = command{
 				if err != nil {
 					return err
 				}
-				return exportTable(rest.ContactMessages, nonNil(msgs), func(m contact.Message) map[string]any {
+				return exportTable(query.ContactMessages, nonNil(msgs), func(m contact.Message) map[string]any {
 					return map[string]any{"id": m.ID, "received_at": m.ReceivedAt, "spam": m.Spam, "name": m.Name,
 						"email": m.Email, "company": optionalValue(m.Company), "phone": optionalValue(m.Phone), "message": m.Message}
 				}).write(stdout, format)

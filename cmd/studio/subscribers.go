@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"studio/internal/rest"
+	"studio/internal/query"
 	"studio/internal/signup"
 	"studio/internal/store"
 )
@@ -14,7 +14,7 @@ var subscribersListCommand = listCommand(
 	"Prints every newsletter subscriber in the store: address and when it subscribed, oldest first.",
 	func(ctx context.Context, db *store.DB) (table, error) {
 		subs, err := db.ListSubscribers(ctx)
-		return exportTable(rest.Subscribers, nonNil(subs), func(s signup.Subscriber) map[string]any {
+		return exportTable(query.Subscribers, nonNil(subs), func(s signup.Subscriber) map[string]any {
 			return map[string]any{"email": s.Email, "subscribed_at": s.SubscribedAt}
 		}), err
 	},

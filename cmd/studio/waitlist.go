@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"studio/internal/rest"
+	"studio/internal/query"
 	"studio/internal/signup"
 	"studio/internal/store"
 )
@@ -14,7 +14,7 @@ var waitlistListCommand = listCommand(
 	"Prints every waitlist entry in the store: product, address and when it joined, by product.",
 	func(ctx context.Context, db *store.DB) (table, error) {
 		entries, err := db.ListWaitlist(ctx)
-		return exportTable(rest.Waitlist, nonNil(entries), func(e signup.WaitlistEntry) map[string]any {
+		return exportTable(query.Waitlist, nonNil(entries), func(e signup.WaitlistEntry) map[string]any {
 			return map[string]any{"product_id": e.ProductID, "email": e.Email, "joined_at": e.JoinedAt}
 		}), err
 	},

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 
 	"studio/internal/changes"
-	"studio/internal/rest"
+	"studio/internal/query"
 )
 
 // joinPayload is what phx_join carries.
@@ -34,8 +34,8 @@ type changeFilter struct {
 // tables it wants, and the rows they must match.
 type binding struct {
 	changeFilter
-	tables []*rest.Table
-	where  map[*rest.Table]*rest.Cond // nil: every row
+	tables []*query.Table
+	where  map[*query.Table]*query.Cond // nil: every row
 }
 
 var nextBindingID atomic.Int64
@@ -54,9 +54,9 @@ func parseBinding(f changeFilter) (*binding, error) {
 		return nil, fmt.Errorf("schema %q: only public is exposed", f.Schema)
 	}
 	if f.Table == "" || f.Table == "*" {
-		b.tables = rest.Tables
-	} else if t, ok := rest.TableNamed(f.Table); ok {
-		b.tables = []*rest.Table{t}
+		b.tables = query.Tables
+	} else if t, ok := query.TableNamed(f.Table); ok {
+		b.tables = []*query.Table{t}
 	} else {
 		return nil, fmt.Errorf("table %q: not an exposed table", f.Table)
 	}
@@ -65,9 +65,9 @@ func parseBinding(f changeFilter) (*binding, error) {
 		if !ok {
 			return nil, fmt.Errorf("filter %q: want column=operator.value", f.Filter)
 		}
-		b.where = map[*rest.Table]*rest.Cond{}
+		b.where = map[*query.Table]*query.Cond{}
 		for _, t := range b.tables {
-			q, err := rest.ParseQuery(t, url.Values{col: {expr}})
+			q, err := query.Parse(t, url.Values{col: {expr}})
 			if err != nil {
 				return nil, fmt.Errorf("filter %q: %s", f.Filter, err.Message)
 			}
@@ -79,7 +79,7 @@ func parseBinding(f changeFilter) (*binding, error) {
 }
 
 // wants reports whether b asks for changes of type typ to t.
-func (b *binding) wants(t *rest.Table, typ string) bool {
+func (b *binding) wants(t *query.Table, typ string) bool {
 	if b.Event != "*" && b.Event != typ {
 		return false
 	}

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 
 	"studio/internal/changes"
-	"studio/internal/rest"
+	"studio/internal/query"
 )
 
 // columnTypes are PostgreSQL's names of the column types, which
 // realtime-js reads to convert values.
-var columnTypes = map[rest.Type]string{rest.Text: "text", rest.Time: "timestamptz", rest.Bool: "bool"}
+var columnTypes = map[query.Type]string{query.Text: "text", query.Time: "timestamptz", query.Bool: "bool"}
 
 type column struct {
 	Name string `json:"name"`
@@ -19,7 +19,7 @@ type column struct {
 // changeData is the data of a postgres_changes message: the row as rest/v1
 // shows it, and for an update the key of the old row (the store keeps no
 // old values, as PostgreSQL's default replica identity does not).
-func changeData(t *rest.Table, change changes.Change, row rest.Row) json.RawMessage {
+func changeData(t *query.Table, change changes.Change, row query.Row) json.RawMessage {
 	cols := make([]column, len(t.Columns))
 	for i, c := range t.Columns {
 		cols[i] = column{c.Name, columnTypes[c.Type]}
@@ -36,16 +36,16 @@ func changeData(t *rest.Table, change changes.Change, row rest.Row) json.RawMess
 	}{
 		Schema: "public", Table: t.Name, Type: change.Type, Columns: cols,
 		CommitTimestamp: change.At.UTC().Format("2006-01-02T15:04:05.000Z"),
-		Record:          rest.ObjectJSON(t.Columns, row),
+		Record:          query.ObjectJSON(t.Columns, row, false),
 	}
 	if change.Type == changes.Update {
-		keys := make([]rest.Column, len(t.Key))
-		vals := make(rest.Row, len(t.Key))
+		keys := make([]query.Column, len(t.Key))
+		vals := make(query.Row, len(t.Key))
 		for i, k := range t.Key {
 			keys[i], _ = t.Column(k)
 			vals[i] = change.Key[i]
 		}
-		data.OldRecord = rest.ObjectJSON(keys, vals)
+		data.OldRecord = query.ObjectJSON(keys, vals, false)
 	}
 	return mustJSON(data)
 }

@@ -1,6 +1,6 @@
 // Package realtime is the /realtime/v1 service: the Phoenix-channel
 // protocol of @supabase/realtime-js over a websocket, with postgres_changes
-// for INSERT and UPDATE on the exposed tables of package rest. A channel is
+// for INSERT and UPDATE on the exposed tables of package query. A channel is
 // joined with a staff access token (package auth), checked again on every
 // access_token push and every Config.SessionCheck; a session that ended
 // closes its channels. Changes come from the store's bus (package
@@ -26,8 +26,8 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/changes"
+	"studio/internal/query"
 	"studio/internal/ratelimit"
-	"studio/internal/rest"
 )
 
 // Prefix is where the service is mounted.
@@ -35,7 +35,7 @@ const Prefix = "/realtime/v1"
 
 // Reader reads rows of the exposed tables (store.DB).
 type Reader interface {
-	Select(ctx context.Context, q *rest.Query) (rest.Result, error)
+	Select(ctx context.Context, q *query.Query) (query.Result, error)
 }
 
 // Config configures the service.
@@ -237,7 +237,7 @@ type target struct {
 // dispatch reads the changed row once and sends it to every channel with
 // a binding that wants it (and whose filter, if any, the row matches).
 func (s *Service) dispatch(ctx context.Context, change changes.Change) {
-	t, ok := rest.TableStored(change.Table)
+	t, ok := query.TableStored(change.Table)
 	if !ok {
 		return
 	}
@@ -248,7 +248,7 @@ func (s *Service) dispatch(ctx context.Context, change changes.Change) {
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	key := keyCond(t, change.Key)
-	res, err := s.store.Select(ctx, &rest.Query{Table: t, Select: t.Columns, Where: key, Limit: 1})
+	res, err := s.store.Select(ctx, &query.Query{Table: t, Select: t.Columns, Where: key, Limit: 1})
 	if err != nil {
 		s.cfg.Logger.Error("realtime: read changed row", "table", t.Name, "err", err)
 		return
@@ -257,7 +257,7 @@ func (s *Service) dispatch(ctx context.Context, change changes.Change) {
 		return // gone since
 	}
 	data := changeData(t, change, res.Rows[0])
-	matches := map[*rest.Cond]bool{}
+	matches := map[*query.Cond]bool{}
 	for _, tg := range targets {
 		var ids []int64
 		for _, b := range tg.binding {
@@ -285,7 +285,7 @@ func (s *Service) dispatch(ctx context.Context, change changes.Change) {
 
 // targets are the channels with bindings that want changes of type typ
 // to t.
-func (s *Service) targets(t *rest.Table, typ string) []target {
+func (s *Service) targets(t *query.Table, typ string) []target {
 	s.mu.Lock()
 	conns := make([]*conn, 0, len(s.conns))
 	for c := range s.conns {
@@ -312,9 +312,9 @@ func (s *Service) targets(t *rest.Table, typ string) []target {
 }
 
 // matches reports whether the row of key matches where.
-func (s *Service) matches(ctx context.Context, t *rest.Table, key, where *rest.Cond) bool {
-	res, err := s.store.Select(ctx, &rest.Query{Table: t, Select: t.Columns[:1], Limit: 1,
-		Where: &rest.Cond{Op: rest.OpAnd, Conds: []*rest.Cond{key, where}}})
+func (s *Service) matches(ctx context.Context, t *query.Table, key, where *query.Cond) bool {
+	res, err := s.store.Select(ctx, &query.Query{Table: t, Select: t.Columns[:1], Limit: 1,
+		Where: &query.Cond{Op: query.OpAnd, Conds: []*query.Cond{key, where}}})
 	if err != nil {
 		s.cfg.Logger.Error("realtime: match filter", "table", t.Name, "err", err)
 		return false
@@ -323,15 +323,15 @@ func (s *Service) matches(ctx context.Context, t *rest.Table, key, where *rest.C
 }
 
 // keyCond selects the row whose key is values.
-func keyCond(t *rest.Table, values []string) *rest.Cond {
-	and := &rest.Cond{Op: rest.OpAnd}
+func keyCond(t *query.Table, values []string) *query.Cond {
+	and := &query.Cond{Op: query.OpAnd}
 	for i, name := range t.Key {
 		col, _ := t.Column(name)
 		v := ""
 		if i < len(values) {
 			v = values[i]
 		}
-		and.Conds = append(and.Conds, &rest.Cond{Op: rest.OpEq, Column: col, Value: v})
+		and.Conds = append(and.Conds, &query.Cond{Op: query.OpEq, Column: col, Value: v})
 	}
 	return and
 }

@@ -16,8 +16,8 @@ import (
 
 	"studio/internal/auth/authtest"
 	"studio/internal/contact"
+	"studio/internal/query"
 	"studio/internal/realtime"
-	"studio/internal/rest"
 	"studio/internal/server"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -174,7 +174,7 @@ func TestChannelLifecycle(t *testing.T) {
 	data, _ := p["data"].(map[string]any)
 	record, _ := data["record"].(map[string]any)
 	if event != "postgres_changes" || data["type"] != "INSERT" || data["table"] != "contact_messages" || record["id"] != "m01" ||
-		record["spam"] != false || record["received_at"] != rest.FormatTime(m.ReceivedAt) || p["ids"].([]any)[0] != id {
+		record["spam"] != false || record["received_at"] != query.FormatTime(m.ReceivedAt) || p["ids"].([]any)[0] != id {
 		t.Errorf("change = %s %v", event, p)
 	}
 

@@ -2,56 +2,38 @@ package rest
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
+
+	"studio/internal/query"
 )
 
-// Error is an error answer in PostgREST's shape: an HTTP status and a body
-// {code, details, hint, message}, code being a PGRST… code or the SQLSTATE
-// PostgreSQL would have raised.
-type Error struct {
-	Status  int
-	Code    string
-	Message string
-	Details string // "" is null
-	Hint    string // "" is null
-}
+// Error is an error answer in PostgREST's shape, the one the query parser
+// refuses with (query.Error): an HTTP status and a body {code, details,
+// hint, message}, code being a PGRST… code or the SQLSTATE PostgreSQL would
+// have raised.
+type Error = query.Error
 
-func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
-
-// The codes this service answers with.
+// The codes this service answers with, besides the parser's.
 const (
-	codeParse            = "PGRST100" // a query parameter or header that cannot be parsed
 	codeBody             = "PGRST102" // a body that is not a JSON object
 	codeRange            = "PGRST103" // a range that cannot be satisfied
 	codeSchema           = "PGRST106" // a schema other than public
 	codeMediaType        = "PGRST107" // an Accept or Content-Type not offered
 	codeSingular         = "PGRST116" // .single() without exactly one row
 	codeMethod           = "PGRST117" // an HTTP method not offered
-	codeEmbed            = "PGRST200" // a relationship (embedding) that does not exist
 	codeUnknownColumn    = "PGRST204" // a body column that does not exist
 	codeUnknownTable     = "PGRST205" // a table that is not exposed
 	codeJWT              = "PGRST301" // a token that cannot be verified
 	codeAnonymous        = "PGRST302" // no staff token
 	codeJWTClaims        = "PGRST303" // a verified token whose session or user is gone
 	codeUnavailable      = "PGRST001" // the store cannot be reached
-	codeNoColumn         = "42703"    // undefined_column
-	codeNoOperator       = "42883"    // undefined_function: an operator the column's type lacks
 	codeInsufficientPriv = "42501"    // insufficient_privilege
-	codeBadText          = "22P02"    // invalid_text_representation
-	codeBadDatetime      = "22007"    // invalid_datetime_format
-	codeBadEncoding      = "22021"    // character_not_in_repertoire
 	codeNoWhere          = "21000"    // an UPDATE without a WHERE clause (pg-safeupdate)
 	codeInternal         = "XX000"
 )
 
 func errParse(message, details string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: codeParse, Message: message, Details: details}
-}
-
-func errNoColumn(t *Table, name string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: codeNoColumn,
-		Message: fmt.Sprintf("column %s.%s does not exist", t.Name, name)}
+	return &Error{Status: http.StatusBadRequest, Code: query.CodeParse, Message: message, Details: details}
 }
 
 // writeError answers e as PostgREST does.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"studio/internal/query"
 )
 
 // format is a representation the service answers in.
@@ -67,7 +68,7 @@ func parsePrefer(h http.Header) preferences {
 // applyRange narrows q to the Range header (Range-Unit items): the rows
 // both it and limit/offset ask for. A Range header that does not parse is
 // ignored, as HTTP says.
-func applyRange(q *Query, h http.Header) *Error {
+func applyRange(q *query.Query, h http.Header) *Error {
 	v := h.Get("Range")
 	if v == "" || (h.Get("Range-Unit") != "" && h.Get("Range-Unit") != "items") {
 		return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"studio/internal/auth"
+	"studio/internal/query"
 )
 
 // handlePatch handles PATCH /rest/v1/{table}?filters: sets the columns of
@@ -19,7 +20,7 @@ import (
 // and answers them with Prefer: return=representation, else 204.
 // handled_by may only be set to the caller's own address (or null): the
 // console records who handled a message, and no one can sign for another.
-func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *Table, staff auth.Staff) {
+func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.Table, staff auth.Staff) {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		writeError(w, &Error{Status: http.StatusUnsupportedMediaType, Code: codeMediaType,
 			Message: fmt.Sprintf("Content-Type not acceptable: %s", r.Header.Get("Content-Type")), Hint: "Send application/json"})
@@ -49,7 +50,7 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *Table, 
 		return
 	}
 	prefer := parsePrefer(r.Header)
-	var rows []Row
+	var rows []query.Row
 	if len(set) > 0 {
 		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 		defer cancel()
@@ -72,12 +73,12 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *Table, 
 	}
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(arrayJSON(q.Select, rows, strip))
+	_, _ = w.Write(query.ArrayJSON(q.Select, rows, strip))
 }
 
 // decodePatch reads the body: one JSON object of the table's patchable
 // columns and their new values.
-func decodePatch(r *http.Request, t *Table, staff auth.Staff) ([]Assignment, *Error) {
+func decodePatch(r *http.Request, t *query.Table, staff auth.Staff) ([]query.Assignment, *Error) {
 	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
 	if rerr != nil {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: codeBody, Message: "The request body is too large"}
@@ -93,7 +94,7 @@ func decodePatch(r *http.Request, t *Table, staff auth.Staff) ([]Assignment, *Er
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	var set []Assignment
+	var set []query.Assignment
 	for _, name := range names {
 		c, ok := t.Column(name)
 		if !ok {
@@ -105,7 +106,7 @@ func decodePatch(r *http.Request, t *Table, staff auth.Staff) ([]Assignment, *Er
 				Message: fmt.Sprintf("permission denied for column %s of table %s", name, t.Name),
 				Details: "PATCH may set only " + patchable(t)}
 		}
-		v, err := jsonValue(t, c, fields[name])
+		v, err := query.JSONValue(t, c, fields[name])
 		if err != nil {
 			return nil, err
 		}
@@ -114,13 +115,13 @@ func decodePatch(r *http.Request, t *Table, staff auth.Staff) ([]Assignment, *Er
 				Message: "handled_by may only be set to your own e-mail address (or null)",
 				Details: "You are signed in as " + staff.Email}
 		}
-		set = append(set, Assignment{Column: c, Value: v})
+		set = append(set, query.Assignment{Column: c, Value: v})
 	}
 	return set, nil
 }
 
 // patchable lists the columns of t that PATCH may set.
-func patchable(t *Table) string {
+func patchable(t *query.Table) string {
 	var names []string
 	for _, c := range t.Columns {
 		if c.Patch {

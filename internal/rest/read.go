@@ -5,12 +5,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"studio/internal/query"
 )
 
 // handleRead handles GET and HEAD /rest/v1/{table}: the rows the query
 // selects, as JSON, one JSON object (.single()) or CSV, with Content-Range
 // (and the total with Prefer: count=exact).
-func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
+func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *query.Table) {
 	q, params, f, strip, err := parseRequest(r, t)
 	if err != nil {
 		writeError(w, err)
@@ -52,7 +53,7 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
 	switch f {
 	case formatJSON:
 		h.Set("Content-Type", "application/json; charset=utf-8")
-		body = arrayJSON(q.Select, res.Rows, strip)
+		body = query.ArrayJSON(q.Select, res.Rows, strip)
 	case formatObject:
 		if len(res.Rows) != 1 {
 			writeError(w, &Error{Status: http.StatusNotAcceptable, Code: codeSingular,
@@ -61,13 +62,11 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
 			return
 		}
 		h.Set("Content-Type", "application/vnd.pgrst.object+json; charset=utf-8")
-		var b bytes.Buffer
-		appendObject(&b, q.Select, res.Rows[0], strip)
-		body = b.Bytes()
+		body = query.ObjectJSON(q.Select, res.Rows[0], strip)
 	case formatCSV:
 		h.Set("Content-Type", "text/csv; charset=utf-8")
 		var b bytes.Buffer
-		_ = WriteCSV(&b, q.Select, res.Rows) // a bytes.Buffer does not fail
+		_ = query.WriteCSV(&b, q.Select, res.Rows) // a bytes.Buffer does not fail
 		body = b.Bytes()
 	}
 	h.Set("Content-Range", contentRange(q.Offset, len(res.Rows), total))
@@ -81,8 +80,8 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
 }
 
 // exportColumns are the columns of t's CSV export.
-func exportColumns(t *Table) []Column {
-	out := make([]Column, len(t.Export))
+func exportColumns(t *query.Table) []query.Column {
+	out := make([]query.Column, len(t.Export))
 	for i, name := range t.Export {
 		out[i], _ = t.Column(name)
 	}

@@ -1,8 +1,9 @@
 // Package rest is the /rest/v1 service: the subset of PostgREST's contract
 // that @supabase/supabase-js's from(…) sends for the staff console, over
-// the exposed tables of tables.go. Requests are parsed into a Query whose
-// identifiers all come from those tables and whose values are typed; the
-// Store (package store, both engines) turns it into SQL with parameters.
+// the exposed tables of package query. Requests are parsed into a
+// query.Query whose identifiers all come from those tables and whose values
+// are typed; the Store (package store, both engines) turns it into SQL with
+// parameters.
 // Every request needs a staff access token (package auth).
 package rest
 
@@ -16,6 +17,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/cors"
+	"studio/internal/query"
 )
 
 // Prefix is where the service is mounted.
@@ -30,11 +32,11 @@ const (
 // Store runs queries on the exposed tables.
 type Store interface {
 	// Select returns the rows of q (and their total, with q.Count).
-	Select(ctx context.Context, q *Query) (Result, error)
+	Select(ctx context.Context, q *query.Query) (query.Result, error)
 	// Update sets the columns of set on every row of q.Where, in one
 	// transaction, and returns those rows after the update (q.Select
 	// columns, in key order). It publishes a change for each.
-	Update(ctx context.Context, q *Query, set []Assignment) ([]Row, error)
+	Update(ctx context.Context, q *query.Query, set []query.Assignment) ([]query.Row, error)
 }
 
 // Config configures the service.
@@ -84,7 +86,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimPrefix(r.URL.Path, Prefix+"/")
-	t, ok := TableNamed(name)
+	t, ok := query.TableNamed(name)
 	switch {
 	case strings.HasPrefix(name, "rpc/"):
 		writeError(w, &Error{Status: http.StatusNotFound, Code: "PGRST202",
@@ -113,8 +115,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func errUnknownTable(name string) *Error {
-	names := make([]string, len(Tables))
-	for i, t := range Tables {
+	names := make([]string, len(query.Tables))
+	for i, t := range query.Tables {
 		names[i] = t.Name
 	}
 	return &Error{Status: http.StatusNotFound, Code: codeUnknownTable,

@@ -12,11 +12,11 @@ import (
 	"modernc.org/sqlite"
 
 	"studio/internal/changes"
-	"studio/internal/rest"
+	"studio/internal/query"
 )
 
-// This file runs the queries of rest/v1 (package rest) on both engines. A
-// rest.Query names only columns of the exposed tables (rest.Tables, fixed
+// This file runs the queries of package query (rest/v1 and realtime/v1) on both engines. A
+// query.Query names only columns of the exposed tables (query.Tables, fixed
 // at compile time) and carries typed values, which go in as parameters:
 // no text of a request becomes SQL. What the engines do differently is
 // made the same here: text compares and sorts by bytes (COLLATE "C" in
@@ -41,8 +41,8 @@ func init() {
 
 // Select returns the rows of q and, with q.Count, how many rows match its
 // filters. Both come from one snapshot of the database.
-func (s *DB) Select(ctx context.Context, q *rest.Query) (rest.Result, error) {
-	var res rest.Result
+func (s *DB) Select(ctx context.Context, q *query.Query) (query.Result, error) {
+	var res query.Result
 	if err := checkTable(q.Table); err != nil {
 		return res, err
 	}
@@ -68,7 +68,7 @@ func (s *DB) Select(ctx context.Context, q *rest.Query) (rest.Result, error) {
 		err = run(s.db)
 	}
 	if err != nil {
-		return rest.Result{}, fmt.Errorf("select %s: %w: %w", q.Table.Name, ErrUnavailable, err)
+		return query.Result{}, fmt.Errorf("select %s: %w: %w", q.Table.Name, ErrUnavailable, err)
 	}
 	return res, nil
 }
@@ -76,7 +76,7 @@ func (s *DB) Select(ctx context.Context, q *rest.Query) (rest.Result, error) {
 // Update sets set on the rows of q.Where and returns them as they are
 // after it (q.Select columns, in key order); each is published as an
 // UPDATE change once committed.
-func (s *DB) Update(ctx context.Context, q *rest.Query, set []rest.Assignment) ([]rest.Row, error) {
+func (s *DB) Update(ctx context.Context, q *query.Query, set []query.Assignment) ([]query.Row, error) {
 	if err := checkTable(q.Table); err != nil {
 		return nil, err
 	}
@@ -100,13 +100,13 @@ func (s *DB) Update(ctx context.Context, q *rest.Query, set []rest.Assignment) (
 	keys := keyColumns(q.Table)
 	returned := append(slices.Clone(keys), q.Select...)
 	b.WriteString(" RETURNING " + columnList(returned))
-	var rows []rest.Row
+	var rows []query.Row
 	err := s.writeChanges(ctx, "update "+q.Table.Name, func(tx *sql.Tx) ([]changes.Change, error) {
 		var err error
 		if rows, err = scanRows(ctx, tx, s.d.rebind(b.String()), b.args, returned); err != nil {
 			return nil, err
 		}
-		slices.SortFunc(rows, func(a, b rest.Row) int { return compareKeys(a[:len(keys)], b[:len(keys)]) })
+		slices.SortFunc(rows, func(a, b query.Row) int { return compareKeys(a[:len(keys)], b[:len(keys)]) })
 		made := make([]changes.Change, len(rows))
 		for i, r := range rows {
 			key := make([]string, len(keys))
@@ -120,7 +120,7 @@ func (s *DB) Update(ctx context.Context, q *rest.Query, set []rest.Assignment) (
 	if err != nil {
 		return nil, err
 	}
-	out := make([]rest.Row, len(rows))
+	out := make([]query.Row, len(rows))
 	for i, r := range rows {
 		out[i] = r[len(keys):]
 	}
@@ -129,15 +129,15 @@ func (s *DB) Update(ctx context.Context, q *rest.Query, set []rest.Assignment) (
 
 // checkTable makes sure t is one of the exposed tables, whose names are
 // the only identifiers that reach SQL.
-func checkTable(t *rest.Table) error {
-	if !slices.Contains(rest.Tables, t) {
+func checkTable(t *query.Table) error {
+	if !slices.Contains(query.Tables, t) {
 		return fmt.Errorf("rest: %q is not an exposed table", t.Name)
 	}
 	return nil
 }
 
-func keyColumns(t *rest.Table) []rest.Column {
-	out := make([]rest.Column, len(t.Key))
+func keyColumns(t *query.Table) []query.Column {
+	out := make([]query.Column, len(t.Key))
 	for i, k := range t.Key {
 		out[i], _ = t.Column(k)
 	}
@@ -145,7 +145,7 @@ func keyColumns(t *rest.Table) []rest.Column {
 }
 
 // compareKeys orders rows by their key values (text) byte by byte.
-func compareKeys(a, b rest.Row) int {
+func compareKeys(a, b query.Row) int {
 	for i := range a {
 		if c := strings.Compare(a[i].(string), b[i].(string)); c != 0 {
 			return c
@@ -154,7 +154,7 @@ func compareKeys(a, b rest.Row) int {
 	return 0
 }
 
-func columnList(cols []rest.Column) string {
+func columnList(cols []query.Column) string {
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		names[i] = c.Name
@@ -178,17 +178,17 @@ func (s *DB) inReadTx(ctx context.Context, f func(*sql.Tx) error) error {
 	return f(tx)
 }
 
-// scanRows runs a query and reads each row's cols as rest values.
-func scanRows(ctx context.Context, db queryer, query string, args []any, cols []rest.Column) ([]rest.Row, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
+// scanRows runs a query and reads each row's cols as query values.
+func scanRows(ctx context.Context, db queryer, stmt string, args []any, cols []query.Column) ([]query.Row, error) {
+	rows, err := db.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []rest.Row{}
+	out := []query.Row{}
 	dest := make([]any, len(cols))
 	for rows.Next() {
-		row := make(rest.Row, len(cols))
+		row := make(query.Row, len(cols))
 		for i, c := range cols {
 			dest[i] = &restValue{typ: c.Type, v: &row[i]}
 		}
@@ -203,7 +203,7 @@ func scanRows(ctx context.Context, db queryer, query string, args []any, cols []
 // restValue scans a column of either engine into nil, string, time.Time or
 // bool.
 type restValue struct {
-	typ rest.Type
+	typ query.Type
 	v   *any
 }
 
@@ -213,13 +213,13 @@ func (r *restValue) Scan(src any) error {
 		return nil
 	}
 	switch r.typ {
-	case rest.Time:
+	case query.Time:
 		var t time.Time
 		if err := (&timeScanner{&t}).Scan(src); err != nil {
 			return err
 		}
 		*r.v = t
-	case rest.Bool:
+	case query.Bool:
 		switch b := src.(type) {
 		case bool:
 			*r.v = b
@@ -258,7 +258,7 @@ func (b *sqlBuilder) param(v any) {
 	b.args = append(b.args, v)
 }
 
-func (s *DB) selectSQL(q *rest.Query) *sqlBuilder {
+func (s *DB) selectSQL(q *query.Query) *sqlBuilder {
 	b := &sqlBuilder{d: s.d}
 	b.WriteString("SELECT " + columnList(q.Select) + " FROM " + q.Table.Store)
 	if q.Where != nil {
@@ -281,7 +281,7 @@ func (s *DB) selectSQL(q *rest.Query) *sqlBuilder {
 	return b
 }
 
-func (s *DB) countSQL(q *rest.Query) *sqlBuilder {
+func (s *DB) countSQL(q *query.Query) *sqlBuilder {
 	b := &sqlBuilder{d: s.d}
 	b.WriteString("SELECT COUNT(*) FROM " + q.Table.Store)
 	if q.Where != nil {
@@ -294,12 +294,12 @@ func (s *DB) countSQL(q *rest.Query) *sqlBuilder {
 // order writes the sort keys of q and then the table's key columns not
 // among them, in the direction of the first sort key: one request always
 // gives one order, on both engines.
-func (b *sqlBuilder) order(q *rest.Query) {
+func (b *sqlBuilder) order(q *query.Query) {
 	terms := slices.Clone(q.Order)
 	desc := len(terms) > 0 && terms[0].Desc
 	for _, k := range keyColumns(q.Table) {
-		if !slices.ContainsFunc(terms, func(o rest.Order) bool { return o.Column.Name == k.Name }) {
-			terms = append(terms, rest.Order{Column: k, Desc: desc, NullsFirst: desc})
+		if !slices.ContainsFunc(terms, func(o query.Order) bool { return o.Column.Name == k.Name }) {
+			terms = append(terms, query.Order{Column: k, Desc: desc, NullsFirst: desc})
 		}
 	}
 	for i, o := range terms {
@@ -325,19 +325,19 @@ func (b *sqlBuilder) order(q *rest.Query) {
 }
 
 // sortable is the column as it compares by order: text by bytes.
-func (b *sqlBuilder) sortable(c rest.Column) string {
-	if c.Type == rest.Text && b.d.postgres {
+func (b *sqlBuilder) sortable(c query.Column) string {
+	if c.Type == query.Text && b.d.postgres {
 		return c.Name + ` COLLATE "C"`
 	}
 	return c.Name
 }
 
 var comparisons = map[string]string{
-	rest.OpEq: "=", rest.OpNeq: "<>", rest.OpGt: ">", rest.OpGte: ">=", rest.OpLt: "<", rest.OpLte: "<=",
+	query.OpEq: "=", query.OpNeq: "<>", query.OpGt: ">", query.OpGte: ">=", query.OpLt: "<", query.OpLte: "<=",
 }
 
 // cond writes the condition c.
-func (b *sqlBuilder) cond(c *rest.Cond) {
+func (b *sqlBuilder) cond(c *query.Cond) {
 	if c.Not {
 		b.WriteString("NOT ")
 	}
@@ -345,34 +345,34 @@ func (b *sqlBuilder) cond(c *rest.Cond) {
 	defer b.WriteByte(')')
 	name := c.Column.Name
 	switch c.Op {
-	case rest.OpAnd, rest.OpOr:
+	case query.OpAnd, query.OpOr:
 		for i, sub := range c.Conds {
 			if i > 0 {
 				b.WriteString(" " + strings.ToUpper(c.Op) + " ")
 			}
 			b.cond(sub)
 		}
-	case rest.OpEq, rest.OpNeq:
+	case query.OpEq, query.OpNeq:
 		b.WriteString(name + " " + comparisons[c.Op] + " ")
 		b.param(c.Value)
-	case rest.OpGt, rest.OpGte, rest.OpLt, rest.OpLte:
+	case query.OpGt, query.OpGte, query.OpLt, query.OpLte:
 		b.WriteString(b.sortable(c.Column) + " " + comparisons[c.Op] + " ")
 		b.param(c.Value)
-	case rest.OpLike, rest.OpILike:
+	case query.OpLike, query.OpILike:
 		b.like(c)
-	case rest.OpIs:
-		switch v := c.Value.(rest.IsValue); {
-		case v == rest.IsNull || v == rest.IsUnknown:
+	case query.OpIs:
+		switch v := c.Value.(query.IsValue); {
+		case v == query.IsNull || v == query.IsUnknown:
 			b.WriteString(name + " IS NULL")
 		case !c.Column.Nullable:
 			// The same as IS TRUE/FALSE on a column that cannot be null, and
 			// an index on the column serves it.
 			b.WriteString(name + " = ")
-			b.param(v == rest.IsTrue)
+			b.param(v == query.IsTrue)
 		default:
-			b.WriteString(name + map[rest.IsValue]string{rest.IsTrue: " IS TRUE", rest.IsFalse: " IS FALSE"}[v])
+			b.WriteString(name + map[query.IsValue]string{query.IsTrue: " IS TRUE", query.IsFalse: " IS FALSE"}[v])
 		}
-	case rest.OpIn:
+	case query.OpIn:
 		values := c.Value.([]any)
 		if len(values) == 0 {
 			b.WriteString("1 = 0")
@@ -393,9 +393,9 @@ func (b *sqlBuilder) cond(c *rest.Cond) {
 
 // like writes like or ilike: LIKE/ILIKE in PostgreSQL; in SQLite GLOB,
 // which is case-sensitive, on lower-cased text for ilike.
-func (b *sqlBuilder) like(c *rest.Cond) {
-	p := c.Value.(rest.Pattern)
-	fold := c.Op == rest.OpILike
+func (b *sqlBuilder) like(c *query.Cond) {
+	p := c.Value.(query.Pattern)
+	fold := c.Op == query.OpILike
 	var pat strings.Builder
 	for _, part := range p {
 		switch {

@@ -11,7 +11,7 @@ import (
 
 	"studio/internal/changes"
 	"studio/internal/contact"
-	"studio/internal/rest"
+	"studio/internal/query"
 	"studio/internal/signup"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -21,7 +21,7 @@ import (
 // rows it must return, in order, and the total with count.
 type restCase struct {
 	name  string
-	table *rest.Table
+	table *query.Table
 	query string
 	keys  []string // each row's key, parts joined by /
 	total int      // -1: not counted
@@ -30,60 +30,60 @@ type restCase struct {
 // restCases run on both engines; each must give exactly the same rows
 // (every value), order and counts on both.
 var restCases = []restCase{
-	{"everything, by key", rest.ContactMessages, "", ids(1, 2, 3, 4, 5, 6, 7, 8), -1},
-	{"newest first, ties by key in the same direction", rest.ContactMessages, "order=received_at.desc", ids(8, 7, 6, 5, 4, 3, 2, 1), -1},
-	{"a page with the total", rest.ContactMessages, "order=received_at.desc&limit=3&offset=2", ids(6, 5, 4), 8},
-	{"a page past the end", rest.ContactMessages, "offset=8&limit=25", nil, 8},
-	{"offset without limit", rest.ContactMessages, "offset=6", ids(7, 8), -1},
-	{"limit 0 counts only", rest.ContactMessages, "limit=0", nil, 8},
-	{"eq", rest.ContactMessages, "id=eq.m03", ids(3), 1},
-	{"eq on a boolean", rest.ContactMessages, "spam=eq.true", ids(3, 8), -1},
-	{"neq", rest.ContactMessages, "spam=neq.true", ids(1, 2, 4, 5, 6, 7), -1},
-	{"gt on a time", rest.ContactMessages, "received_at=gt.2025-05-16T12:30:00.123456Z", ids(6, 7, 8), -1},
-	{"gte on a time", rest.ContactMessages, "received_at=gte.2025-05-16T12:30:00.123456%2B00:00", ids(4, 5, 6, 7, 8), -1},
-	{"lt to the microsecond", rest.ContactMessages, "received_at=lt.2025-05-16T10:30:00.123456Z", ids(1), -1},
-	{"lte to the microsecond", rest.ContactMessages, "received_at=lte.2025-05-16T10:30:00.123456Z", ids(1, 2), -1},
-	{"a time range", rest.ContactMessages, "received_at=gte.2025-05-16T10:00:00Z&received_at=lt.2025-05-16 13:00:00", ids(2, 3, 4, 5), -1},
-	{"gt on text compares bytes", rest.ContactMessages, "email=gt.m", ids(2, 7), -1},
-	{"like is case-sensitive", rest.ContactMessages, "name=like.*Hopper", ids(4), -1},
-	{"ilike folds case", rest.ContactMessages, "name=ilike.*hopper", ids(4, 5), -1},
-	{"ilike folds non-ASCII letters", rest.ContactMessages, "name=ilike.ÉMILE*", ids(6), -1},
-	{"ilike with a non-ASCII pattern", rest.ContactMessages, "name=ilike.*zoë*", ids(2), -1},
-	{"like with % as a wildcard", rest.ContactMessages, "message=like.%25sure%25", ids(5), -1},
-	{"like with an escaped %", rest.ContactMessages, `message=like.*100\%25*`, ids(5), -1},
-	{"like with _", rest.ContactMessages, "message=like.*sure_thing", ids(5), -1},
-	{"like with an escaped *", rest.ContactMessages, `message=like.*\*star`, ids(6), -1},
-	{"like keeps [ literal", rest.ContactMessages, "name=like.[bracket]", ids(8), -1},
-	{"like keeps ? literal", rest.ContactMessages, "message=like.question?", ids(8), -1},
-	{"is true", rest.ContactMessages, "spam=is.true", ids(3, 8), 2},
-	{"not is false", rest.ContactMessages, "spam=not.is.false", ids(3, 8), -1},
-	{"is null", rest.ContactMessages, "company=is.null", ids(2, 3, 8), -1},
-	{"not is null", rest.ContactMessages, "company=not.is.null", ids(1, 4, 5, 6, 7), -1},
-	{"open: not handled, not spam", rest.ContactMessages, "handled_at=is.null&spam=is.false", ids(1, 2, 5, 6), 4},
-	{"handled", rest.ContactMessages, "handled_at=not.is.null", ids(4, 7), -1},
-	{"in", rest.ContactMessages, "id=in.(m01,m03,m09)", ids(1, 3), -1},
-	{"not in", rest.ContactMessages, "id=not.in.(m01,m03)", ids(2, 4, 5, 6, 7, 8), -1},
-	{"in with nothing", rest.ContactMessages, "id=in.()", nil, 0},
-	{"in with quoted values", rest.ContactMessages, `company=in.("A,B (C)",navy)`, ids(5, 7), -1},
-	{"or across columns", rest.ContactMessages, "or=(name.ilike.*grace*,email.ilike.*grace*)", ids(4, 5), -1},
-	{"search across four columns", rest.ContactMessages,
+	{"everything, by key", query.ContactMessages, "", ids(1, 2, 3, 4, 5, 6, 7, 8), -1},
+	{"newest first, ties by key in the same direction", query.ContactMessages, "order=received_at.desc", ids(8, 7, 6, 5, 4, 3, 2, 1), -1},
+	{"a page with the total", query.ContactMessages, "order=received_at.desc&limit=3&offset=2", ids(6, 5, 4), 8},
+	{"a page past the end", query.ContactMessages, "offset=8&limit=25", nil, 8},
+	{"offset without limit", query.ContactMessages, "offset=6", ids(7, 8), -1},
+	{"limit 0 counts only", query.ContactMessages, "limit=0", nil, 8},
+	{"eq", query.ContactMessages, "id=eq.m03", ids(3), 1},
+	{"eq on a boolean", query.ContactMessages, "spam=eq.true", ids(3, 8), -1},
+	{"neq", query.ContactMessages, "spam=neq.true", ids(1, 2, 4, 5, 6, 7), -1},
+	{"gt on a time", query.ContactMessages, "received_at=gt.2025-05-16T12:30:00.123456Z", ids(6, 7, 8), -1},
+	{"gte on a time", query.ContactMessages, "received_at=gte.2025-05-16T12:30:00.123456%2B00:00", ids(4, 5, 6, 7, 8), -1},
+	{"lt to the microsecond", query.ContactMessages, "received_at=lt.2025-05-16T10:30:00.123456Z", ids(1), -1},
+	{"lte to the microsecond", query.ContactMessages, "received_at=lte.2025-05-16T10:30:00.123456Z", ids(1, 2), -1},
+	{"a time range", query.ContactMessages, "received_at=gte.2025-05-16T10:00:00Z&received_at=lt.2025-05-16 13:00:00", ids(2, 3, 4, 5), -1},
+	{"gt on text compares bytes", query.ContactMessages, "email=gt.m", ids(2, 7), -1},
+	{"like is case-sensitive", query.ContactMessages, "name=like.*Hopper", ids(4), -1},
+	{"ilike folds case", query.ContactMessages, "name=ilike.*hopper", ids(4, 5), -1},
+	{"ilike folds non-ASCII letters", query.ContactMessages, "name=ilike.ÉMILE*", ids(6), -1},
+	{"ilike with a non-ASCII pattern", query.ContactMessages, "name=ilike.*zoë*", ids(2), -1},
+	{"like with % as a wildcard", query.ContactMessages, "message=like.%25sure%25", ids(5), -1},
+	{"like with an escaped %", query.ContactMessages, `message=like.*100\%25*`, ids(5), -1},
+	{"like with _", query.ContactMessages, "message=like.*sure_thing", ids(5), -1},
+	{"like with an escaped *", query.ContactMessages, `message=like.*\*star`, ids(6), -1},
+	{"like keeps [ literal", query.ContactMessages, "name=like.[bracket]", ids(8), -1},
+	{"like keeps ? literal", query.ContactMessages, "message=like.question?", ids(8), -1},
+	{"is true", query.ContactMessages, "spam=is.true", ids(3, 8), 2},
+	{"not is false", query.ContactMessages, "spam=not.is.false", ids(3, 8), -1},
+	{"is null", query.ContactMessages, "company=is.null", ids(2, 3, 8), -1},
+	{"not is null", query.ContactMessages, "company=not.is.null", ids(1, 4, 5, 6, 7), -1},
+	{"open: not handled, not spam", query.ContactMessages, "handled_at=is.null&spam=is.false", ids(1, 2, 5, 6), 4},
+	{"handled", query.ContactMessages, "handled_at=not.is.null", ids(4, 7), -1},
+	{"in", query.ContactMessages, "id=in.(m01,m03,m09)", ids(1, 3), -1},
+	{"not in", query.ContactMessages, "id=not.in.(m01,m03)", ids(2, 4, 5, 6, 7, 8), -1},
+	{"in with nothing", query.ContactMessages, "id=in.()", nil, 0},
+	{"in with quoted values", query.ContactMessages, `company=in.("A,B (C)",navy)`, ids(5, 7), -1},
+	{"or across columns", query.ContactMessages, "or=(name.ilike.*grace*,email.ilike.*grace*)", ids(4, 5), -1},
+	{"search across four columns", query.ContactMessages,
 		"or=(name.ilike.*navy*,email.ilike.*navy*,company.ilike.*navy*,message.ilike.*navy*)&order=received_at.desc", ids(5, 4), 2},
-	{"or with a nested and", rest.ContactMessages, "or=(spam.is.true,and(handled_at.not.is.null,handled_by.eq.bob@studio.test))", ids(3, 7, 8), -1},
-	{"not.or", rest.ContactMessages, "not.or=(spam.is.true,company.is.null)", ids(1, 4, 5, 6, 7), -1},
-	{"or with a quoted value", rest.ContactMessages, `or=(company.eq."A,B (C)",id.eq.m01)`, ids(1, 7), -1},
-	{"or and a filter", rest.ContactMessages, "or=(spam.is.true,id.eq.m01)&received_at=gt.2025-05-16T10:00:00Z", ids(3, 8), -1},
-	{"order by text sorts bytes, nulls last", rest.ContactMessages, "order=company.asc", ids(7, 1, 4, 5, 6, 2, 3, 8), -1},
-	{"nulls first", rest.ContactMessages, "order=company.asc.nullsfirst", ids(2, 3, 8, 7, 1, 4, 5, 6), -1},
-	{"desc puts nulls first", rest.ContactMessages, "order=company.desc", ids(8, 3, 2, 6, 5, 4, 1, 7), -1},
-	{"desc nulls last", rest.ContactMessages, "order=company.desc.nullslast", ids(6, 5, 4, 1, 7, 8, 3, 2), -1},
-	{"order by names", rest.ContactMessages, "order=name", ids(1, 4, 7, 2, 8, 3, 5, 6), -1},
-	{"two sort keys", rest.ContactMessages, "order=spam.desc,received_at.asc", ids(3, 8, 1, 2, 5, 4, 6, 7), -1},
-	{"listed columns", rest.ContactMessages, "select=id,spam,handled_by&id=eq.m07", ids(7), -1},
-	{"waitlist newest first", rest.Waitlist, "order=joined_at.desc", []string{"p2/b@example.com", "p1/c@example.com", "p1/a@example.com"}, 3},
-	{"waitlist of one product", rest.Waitlist, "product_id=eq.p1", []string{"p1/a@example.com", "p1/c@example.com"}, 2},
-	{"waitlist search", rest.Waitlist, "email=ilike.B*", []string{"p2/b@example.com"}, -1},
-	{"subscribers newest first", rest.Subscribers, "order=subscribed_at.desc&limit=1", []string{"z@example.com"}, 2},
-	{"subscribers search", rest.Subscribers, "email=like.a*", []string{"a.b@example.com"}, -1},
+	{"or with a nested and", query.ContactMessages, "or=(spam.is.true,and(handled_at.not.is.null,handled_by.eq.bob@studio.test))", ids(3, 7, 8), -1},
+	{"not.or", query.ContactMessages, "not.or=(spam.is.true,company.is.null)", ids(1, 4, 5, 6, 7), -1},
+	{"or with a quoted value", query.ContactMessages, `or=(company.eq."A,B (C)",id.eq.m01)`, ids(1, 7), -1},
+	{"or and a filter", query.ContactMessages, "or=(spam.is.true,id.eq.m01)&received_at=gt.2025-05-16T10:00:00Z", ids(3, 8), -1},
+	{"order by text sorts bytes, nulls last", query.ContactMessages, "order=company.asc", ids(7, 1, 4, 5, 6, 2, 3, 8), -1},
+	{"nulls first", query.ContactMessages, "order=company.asc.nullsfirst", ids(2, 3, 8, 7, 1, 4, 5, 6), -1},
+	{"desc puts nulls first", query.ContactMessages, "order=company.desc", ids(8, 3, 2, 6, 5, 4, 1, 7), -1},
+	{"desc nulls last", query.ContactMessages, "order=company.desc.nullslast", ids(6, 5, 4, 1, 7, 8, 3, 2), -1},
+	{"order by names", query.ContactMessages, "order=name", ids(1, 4, 7, 2, 8, 3, 5, 6), -1},
+	{"two sort keys", query.ContactMessages, "order=spam.desc,received_at.asc", ids(3, 8, 1, 2, 5, 4, 6, 7), -1},
+	{"listed columns", query.ContactMessages, "select=id,spam,handled_by&id=eq.m07", ids(7), -1},
+	{"waitlist newest first", query.Waitlist, "order=joined_at.desc", []string{"p2/b@example.com", "p1/c@example.com", "p1/a@example.com"}, 3},
+	{"waitlist of one product", query.Waitlist, "product_id=eq.p1", []string{"p1/a@example.com", "p1/c@example.com"}, 2},
+	{"waitlist search", query.Waitlist, "email=ilike.B*", []string{"p2/b@example.com"}, -1},
+	{"subscribers newest first", query.Subscribers, "order=subscribed_at.desc&limit=1", []string{"z@example.com"}, 2},
+	{"subscribers search", query.Subscribers, "email=like.a*", []string{"a.b@example.com"}, -1},
 }
 
 func ids(n ...int) []string {
@@ -97,7 +97,7 @@ func ids(n ...int) []string {
 // TestRestQueries runs every case on both engines and compares their
 // answers with the keys expected and with each other.
 func TestRestQueries(t *testing.T) {
-	answers := map[string][]rest.Result{}
+	answers := map[string][]query.Result{}
 	for _, engine := range storetest.Engines() {
 		t.Run(engine.Name, func(t *testing.T) {
 			db := engine.New(t)
@@ -119,13 +119,13 @@ func TestRestQueries(t *testing.T) {
 	}
 }
 
-func runRest(t *testing.T, db *store.DB, tc restCase) rest.Result {
+func runRest(t *testing.T, db *store.DB, tc restCase) query.Result {
 	t.Helper()
 	params, err := url.ParseQuery(tc.query)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, perr := rest.ParseQuery(tc.table, params)
+	q, perr := query.Parse(tc.table, params)
 	if perr != nil {
 		t.Fatalf("parse %q: %v", tc.query, perr)
 	}
@@ -155,7 +155,7 @@ func runRest(t *testing.T, db *store.DB, tc restCase) rest.Result {
 	return res
 }
 
-func rowKey(t *rest.Table, r rest.Row) string {
+func rowKey(t *query.Table, r query.Row) string {
 	var parts []string
 	for _, k := range t.Key {
 		for i, c := range t.Columns {
@@ -202,14 +202,14 @@ func seedRest(t *testing.T, db *store.DB) {
 	}
 }
 
-func handle(t *testing.T, db *store.DB, id string, at time.Time, by string) []rest.Row {
+func handle(t *testing.T, db *store.DB, id string, at time.Time, by string) []query.Row {
 	t.Helper()
-	q, perr := rest.ParseQuery(rest.ContactMessages, url.Values{"id": {"eq." + id}, "select": {"id,handled_at,handled_by"}})
+	q, perr := query.Parse(query.ContactMessages, url.Values{"id": {"eq." + id}, "select": {"id,handled_at,handled_by"}})
 	if perr != nil {
 		t.Fatal(perr)
 	}
-	col := func(name string) rest.Column { c, _ := rest.ContactMessages.Column(name); return c }
-	rows, err := db.Update(context.Background(), q, []rest.Assignment{{Column: col("handled_at"), Value: at}, {Column: col("handled_by"), Value: by}})
+	col := func(name string) query.Column { c, _ := query.ContactMessages.Column(name); return c }
+	rows, err := db.Update(context.Background(), q, []query.Assignment{{Column: col("handled_at"), Value: at}, {Column: col("handled_by"), Value: by}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestRestUpdate(t *testing.T) {
 			defer sub.Close()
 			at := t0.Add(time.Hour)
 			rows := handle(t, db, "m01", at, "ada@studio.test")
-			if diff := cmp.Diff([]rest.Row{{"m01", at, "ada@studio.test"}}, rows); diff != "" {
+			if diff := cmp.Diff([]query.Row{{"m01", at, "ada@studio.test"}}, rows); diff != "" {
 				t.Errorf("returned rows (-want +got):\n%s", diff)
 			}
 			select {

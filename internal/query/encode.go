@@ -1,4 +1,4 @@
-package rest
+package query
 
 import (
 	"bytes"
@@ -50,15 +50,16 @@ func appendValue(b *bytes.Buffer, v any) {
 	}
 }
 
-// ObjectJSON is row as a JSON object of cols.
-func ObjectJSON(cols []Column, row Row) json.RawMessage {
+// ObjectJSON is row as a JSON object of cols, as rest/v1 and realtime/v1
+// show it; nil values are left out when stripNulls.
+func ObjectJSON(cols []Column, row Row, stripNulls bool) json.RawMessage {
 	var b bytes.Buffer
-	appendObject(&b, cols, row, false)
+	appendObject(&b, cols, row, stripNulls)
 	return b.Bytes()
 }
 
-// arrayJSON is rows as a JSON array of objects.
-func arrayJSON(cols []Column, rows []Row, stripNulls bool) []byte {
+// ArrayJSON is rows as a JSON array of objects (see ObjectJSON).
+func ArrayJSON(cols []Column, rows []Row, stripNulls bool) []byte {
 	var b bytes.Buffer
 	b.WriteByte('[')
 	for i, r := range rows {

@@ -1,4 +1,4 @@
-package rest
+package query
 
 import (
 	"fmt"
@@ -13,10 +13,10 @@ import (
 // reservedParams are the query parameters that are not column filters.
 var reservedParams = []string{"select", "order", "limit", "offset", "or", "and", "not.or", "not.and", "columns", "on_conflict"}
 
-// parseQuery reads the query of a request to table t: select, the filters
+// Parse reads the parameters of a request to table t: select, the filters
 // (every other parameter, and the logic trees of or/and), order, limit and
 // offset. Every error is a 4xx.
-func ParseQuery(t *Table, params url.Values) (*Query, *Error) {
+func Parse(t *Table, params url.Values) (*Query, *Error) {
 	q := &Query{Table: t, Limit: -1}
 	var err *Error
 	if q.Select, err = parseSelect(t, params.Get("select")); err != nil {
@@ -42,22 +42,6 @@ func ParseQuery(t *Table, params url.Values) (*Query, *Error) {
 		}
 	}
 	return q, nil
-}
-
-// parseRequest parses the query string of r, a request to t, and its
-// Accept header. Unlike URL.Query, it refuses a query string it cannot
-// parse (a raw semicolon, a bad escape) rather than drop the parameter,
-// which would drop a filter.
-func parseRequest(r *http.Request, t *Table) (q *Query, params url.Values, f format, stripNulls bool, e *Error) {
-	if f, stripNulls, e = negotiate(r.Header.Get("Accept")); e != nil {
-		return nil, nil, f, false, e
-	}
-	params, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		return nil, nil, f, false, errParse("failed to parse the query string", err.Error()+": percent-encode ; and %")
-	}
-	q, e = ParseQuery(t, params)
-	return q, params, f, stripNulls, e
 }
 
 func parseCount(name, v string) (int, *Error) {
@@ -255,7 +239,7 @@ func parseIs(col Column, expr, value string) (IsValue, *Error) {
 		return v, nil
 	case IsTrue, IsFalse, IsUnknown:
 		if col.Type != Bool {
-			return "", &Error{Status: http.StatusBadRequest, Code: "42804",
+			return "", &Error{Status: http.StatusBadRequest, Code: codeWrongType,
 				Message: fmt.Sprintf("argument of IS %s must be type boolean, not type %s", strings.ToUpper(string(v)), typeName(col.Type))}
 		}
 		return v, nil

@@ -1,4 +1,4 @@
-package rest
+package query
 
 // Type is the type of an exposed column, as JSON shows it.
 type Type int

@@ -1,4 +1,4 @@
-package rest
+package query
 
 import (
 	"fmt"
@@ -61,11 +61,13 @@ func parseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// jsonValue converts a value of a PATCH body to the column's type.
-func jsonValue(t *Table, c Column, v any) (any, *Error) {
+// JSONValue converts a value of a JSON body (a PATCH's) for column c of t
+// to the column's type, as PostgreSQL reads JSON: nil, a boolean, or a
+// string read as a literal of the column's type.
+func JSONValue(t *Table, c Column, v any) (any, *Error) {
 	if v == nil {
 		if !c.Nullable {
-			return nil, &Error{Status: http.StatusBadRequest, Code: "23502",
+			return nil, &Error{Status: http.StatusBadRequest, Code: codeNotNull,
 				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, t.Name)}
 		}
 		return nil, nil

@@ -1,4 +1,12 @@
-package rest
+// Package query is what the console's data services share about the
+// exposed tables (tables.go): their columns and types, a read or update of
+// one of them as a Query whose identifiers all come from those tables and
+// whose values are typed, the parser of PostgREST's query syntax that
+// builds it (rest/v1's query string, realtime/v1's filters), and how a row
+// reads in JSON and CSV. Package rest answers HTTP with it, package
+// realtime filters changes with it, and package store turns it into SQL
+// with parameters.
+package query
 
 // Query is a parsed read or update of one exposed table. Every identifier
 // in it is one of the table's columns; every value is typed for its column
