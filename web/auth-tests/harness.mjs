@@ -12,10 +12,10 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { randomBytes, createHmac } from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
+import { env } from "./studio-env.mjs";
 
 export const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../bin/studio"));
-export const pg = process.env.STUDIO_TEST_DATABASE_URL ?? "";
-export const env = { ...process.env, DATABASE_URL: pg };
+export { pg, env } from "./studio-env.mjs";
 
 /** staffAddress is a new address of staff: name+random@studio.test. */
 export const staffAddress = (name) => `${name}+${randomBytes(4).toString("hex")}@studio.test`;

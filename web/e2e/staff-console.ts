@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { body, startCapture, type Capture } from "../auth-tests/smtp-capture.mjs";
+import { env } from "../auth-tests/studio-env.mjs";
 import { accountCopy, mfaCopy, signInCopy } from "../app/content/console";
 
 const bin = resolve(import.meta.dirname, "../../bin/studio");
@@ -37,7 +38,7 @@ export async function startStudio(port: number, extraArgs: string[] = []): Promi
     ["serve", "--addr", `127.0.0.1:${port}`, "--data", dataDir, "--site-url", base, "--smtp-url", smtp.url,
       "--notify-to", "team@studio.test", "--notify-from", "Studio <site@studio.test>",
       "--rate-limit", "off", "--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off", ...extraArgs],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: process.env.STUDIO_TEST_DATABASE_URL ?? "" } },
+    { stdio: ["ignore", "pipe", "inherit"], env },
   );
   await new Promise<void>((ok, fail) => {
     createInterface({ input: proc.stdout! }).on("line", (line) => {
@@ -46,7 +47,7 @@ export async function startStudio(port: number, extraArgs: string[] = []): Promi
     proc.on("exit", (code) => fail(new Error(`studio serve exited ${code}`)));
   });
   const cli = (...args: string[]) =>
-    execFileSync(bin, [...args, "--data", dataDir], { encoding: "utf8", env: { ...process.env, DATABASE_URL: process.env.STUDIO_TEST_DATABASE_URL ?? "" } });
+    execFileSync(bin, [...args, "--data", dataDir], { encoding: "utf8", env });
   const stop = async () => {
     const exited = new Promise((ok) => proc.once("exit", ok));
     proc.kill("SIGTERM");

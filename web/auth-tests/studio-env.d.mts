@@ -1,0 +1,2 @@
+export const pg: string;
+export const env: NodeJS.ProcessEnv;
