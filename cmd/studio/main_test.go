@@ -51,7 +51,7 @@ func get(t *testing.T, url string) (*http.Response, string) {
 	return resp, string(body)
 }
 
-// The route table of the specification, section 2.
+// The route table of docs/requirements.md#routes.
 var specRoutes = []string{
 	"/", "/studio", "/studio/service-packages", "/studio/venture-portfolio", "/studio/success-stories",
 	"/products", "/products/aurion", "/products/saas-2", "/products/saas-3",
