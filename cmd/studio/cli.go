@@ -37,7 +37,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		printUsage(stderr)
 		return 2
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if isHelp(args[0]) {
 		printUsage(stdout)
 		return 0
 	}
@@ -70,9 +70,54 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 			return 1
 		}
 	}
+	if cmds := group(args[0]); len(cmds) > 0 {
+		return runGroup(args, cmds, stdout, stderr)
+	}
 	fmt.Fprintf(stderr, "studio: unknown command %q\n\n", args[0])
 	printUsage(stderr)
 	return 2
+}
+
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "help"
+}
+
+// group returns the commands whose first word is name and that have a second
+// ("staff" gives "staff add", "staff list", …): none when name is no group.
+func group(name string) []command {
+	var cmds []command
+	for _, c := range commands() {
+		if words := strings.Fields(c.name); len(words) > 1 && words[0] == name {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds
+}
+
+// runGroup answers a command line that names a group (args[0]) but none of its
+// commands: the group's commands, on stdout when help was asked for (exit 0),
+// else on stderr after what was wrong (exit 2).
+func runGroup(args []string, cmds []command, stdout, stderr io.Writer) int {
+	name := args[0]
+	switch {
+	case len(args) > 1 && isHelp(args[1]):
+		printGroupUsage(stdout, name, cmds)
+		return 0
+	case len(args) == 1:
+		fmt.Fprintf(stderr, "studio %s: a command is missing\n\n", name)
+	default:
+		fmt.Fprintf(stderr, "studio %s: unknown command %q\n\n", name, args[1])
+	}
+	printGroupUsage(stderr, name, cmds)
+	return 2
+}
+
+func printGroupUsage(w io.Writer, name string, cmds []command) {
+	fmt.Fprintf(w, "Usage:\n  studio %s <command> [flags]\n\nCommands:\n", name)
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-20s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\n\"studio %s <command> --help\" describes a command and its flags.\n", name)
 }
 
 func printUsage(w io.Writer) {

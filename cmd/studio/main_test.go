@@ -51,7 +51,7 @@ func get(t *testing.T, url string) (*http.Response, string) {
 	return resp, string(body)
 }
 
-// The route table of the specification, section 2.
+// The route table of docs/requirements.md#routes.
 var specRoutes = []string{
 	"/", "/studio", "/studio/service-packages", "/studio/venture-portfolio", "/studio/success-stories",
 	"/products", "/products/aurion", "/products/saas-2", "/products/saas-3",
@@ -105,17 +105,27 @@ func TestSIGTERMExitsCleanly(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	// Lines of the top-level usage, which names every command and prints every flag.
+	notWholeUsage := []string{"serve the web site", "-addr", "STUDIO_ADDR", `unknown command "staff"`}
 	tests := []struct {
 		name     string
 		args     []string
 		wantCode int
 		want     []string
+		wantNot  []string
 	}{
-		{"top-level help", []string{"--help"}, 0, []string{"serve", "-addr", "STUDIO_ADDR", "-data", "STUDIO_DATA"}},
-		{"serve help", []string{"serve", "--help"}, 0, []string{"-addr", "STUDIO_ADDR", ":8080", "-data", "STUDIO_DATA", "./data", "SIGTERM"}},
-		{"no command", nil, 2, []string{"Commands:"}},
-		{"unknown command", []string{"fly"}, 2, []string{`unknown command "fly"`}},
-		{"bad flag", []string{"serve", "--nope"}, 2, []string{"flag provided but not defined"}},
+		{"top-level help", []string{"--help"}, 0, []string{"serve", "-addr", "STUDIO_ADDR", "-data", "STUDIO_DATA"}, nil},
+		{"serve help", []string{"serve", "--help"}, 0, []string{"-addr", "STUDIO_ADDR", ":8080", "-data", "STUDIO_DATA", "./data", "SIGTERM"}, nil},
+		{"no command", nil, 2, []string{"Commands:"}, nil},
+		{"unknown command", []string{"fly"}, 2, []string{`unknown command "fly"`}, nil},
+		{"bad flag", []string{"serve", "--nope"}, 2, []string{"flag provided but not defined"}, nil},
+		// A group without one of its commands lists the group's commands, not every flag of every command.
+		{"staff without a command", []string{"staff"}, 2, []string{"studio staff: a command is missing", "staff add", "let a person sign in as staff", "staff reset-mfa"}, notWholeUsage},
+		{"keys without a command", []string{"keys"}, 2, []string{"keys print-anon", "keys rotate", "keys seal", "keys unseal", "keys drop-unreadable"}, notWholeUsage},
+		{"messages without a command", []string{"messages"}, 2, []string{"messages list", "print the contact messages received"}, notWholeUsage},
+		{"audit without a command", []string{"audit"}, 2, []string{"audit list"}, notWholeUsage},
+		{"unknown staff command", []string{"staff", "frobnicate"}, 2, []string{`studio staff: unknown command "frobnicate"`, "staff add", "staff remove"}, notWholeUsage},
+		{"staff help", []string{"staff", "--help"}, 0, []string{"studio staff <command>", "staff add", "staff list"}, notWholeUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,6 +148,11 @@ func TestHelp(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(out.String(), w) {
 					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("output has %q:\n%s", w, out.String())
 				}
 			}
 		})

@@ -13,8 +13,9 @@ import (
 
 // Policy is the Content-Security-Policy of the site: only its own origin, and
 // for scripts only its own files plus the inline scripts whose SHA-256 hashes
-// are given (those a prerendered page carries: the theme script that must run
-// before first paint, and React Router's hydration context).
+// are given (those a prerendered page carries: the theme, consent,
+// image-fallback and early-search scripts that run before first paint, and
+// Astro's island loader with its hydration directives).
 func Policy(scriptHashes ...string) string {
 	script := "script-src 'self'"
 	for _, h := range scriptHashes {

@@ -2,13 +2,9 @@ package site
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/xml"
 	"fmt"
 	"net/url"
 	"strings"
-
-	"github.com/andybalholm/brotli"
 )
 
 // BuildOrigin is the origin the web build writes into absolute links
@@ -60,81 +56,5 @@ func (s *Site) rebase(origin string) error {
 			*f = rewritten
 		}
 	}
-	return nil
-}
-
-// compress sets the brotli and gzip variants of f's identity bytes, keeping
-// a variant only when it is smaller.
-func (f *file) compress() error {
-	var br, gz bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
-	if _, err := bw.Write(f.identity); err != nil {
-		return err
-	}
-	if err := bw.Close(); err != nil {
-		return err
-	}
-	gw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if _, err := gw.Write(f.identity); err != nil {
-		return err
-	}
-	if err := gw.Close(); err != nil {
-		return err
-	}
-	f.br, f.gz = nil, nil
-	if br.Len() < len(f.identity) {
-		f.br = br.Bytes()
-	}
-	if gz.Len() < len(f.identity) {
-		f.gz = gz.Bytes()
-	}
-	return nil
-}
-
-// addSitemap serves /sitemap.xml listing every public page, and a
-// /robots.txt pointing to it unless the build ships its own.
-func (s *Site) addSitemap(origin string) error {
-	type entry struct {
-		Loc string `xml:"loc"`
-	}
-	doc := struct {
-		XMLName xml.Name `xml:"urlset"`
-		NS      string   `xml:"xmlns,attr"`
-		URLs    []entry  `xml:"url"`
-	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
-	// Pages that ask not to be indexed (a form's confirmation or problem page) are left out.
-	for _, p := range s.Pages() {
-		if !s.pages[p].noindex {
-			doc.URLs = append(doc.URLs, entry{Loc: origin + p})
-		}
-	}
-	body, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := s.addGenerated("sitemap.xml", append([]byte(xml.Header), body...)); err != nil {
-		return err
-	}
-	if _, ok := s.files["/robots.txt"]; ok {
-		return nil
-	}
-	return s.addGenerated("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+origin+"/sitemap.xml\n"))
-}
-
-func (s *Site) addGenerated(name string, body []byte) error {
-	f := &file{
-		name:         name,
-		identity:     body,
-		etag:         etagOf(body),
-		contentType:  contentType(name),
-		cacheControl: cacheHTML,
-	}
-	if err := f.compress(); err != nil {
-		return fmt.Errorf("generate %s: %w", name, err)
-	}
-	s.files["/"+name] = f
 	return nil
 }

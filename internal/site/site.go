@@ -101,8 +101,8 @@ type Site struct {
 	files map[string]*file // URL path → any other file
 }
 
-// New indexes every file of fsys (a React Router client build, post-processed
-// by web/scripts/postbuild.mjs). Files named X.br and X.gz are the compressed
+// New indexes every file of fsys (the Astro build, post-processed by
+// web/scripts/postbuild.mjs). Files named X.br and X.gz are the compressed
 // variants of X. An X/index.html is the page of URL path /X. The site also
 // serves a generated /sitemap.xml and /robots.txt.
 func New(fsys fs.FS, opts Options) (*Site, error) {
@@ -130,7 +130,7 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 			return nil
 		}
 		if strings.HasPrefix(name, "__") {
-			return nil // build internals such as React Router's __spa-fallback.html
+			return nil // build internals, never served (the Astro build makes none)
 		}
 		s.files["/"+name] = f
 		return nil
@@ -393,7 +393,7 @@ var contentTypes = map[string]string{
 	".csv":         "text/csv; charset=utf-8",
 	".md":          "text/markdown; charset=utf-8",
 	".pdf":         "application/pdf",
-	".data":        "text/x-script", // React Router's turbo-stream loader data
+	".data":        "text/x-script", // loader data of the earlier React Router build; the Astro build makes none
 }
 
 // contentType uses a fixed table rather than the host's mime.types, so the

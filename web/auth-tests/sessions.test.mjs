@@ -1,5 +1,5 @@
 // Session time limits (GoTrue's session_expired) and the library errors of
-// the specification's section 8 as the official @supabase/supabase-js
+// docs/requirements.md#staff-sign-in as the official @supabase/supabase-js
 // client shows them against the real studio binary: a missing session, a
 // token whose signature does not verify, and sign-out when the server has
 // already ended the session.
@@ -82,7 +82,7 @@ test("session limits: inactivity and timebox end a session with session_expired"
   }
 });
 
-test("section 8: a missing session is AuthSessionMissingError for getUser and updateUser", async () => {
+test("library error: a missing session is AuthSessionMissingError for getUser and updateUser", async () => {
   const { c } = makeClient(server.url, anonKey);
   const got = await c.auth.getUser();
   assert.equal(got.data.user, null);
@@ -93,7 +93,7 @@ test("section 8: a missing session is AuthSessionMissingError for getUser and up
   assert.equal(updated.error?.name, "AuthSessionMissingError");
 });
 
-test("section 8: getClaims refuses a token whose signature does not verify", async () => {
+test("library error: getClaims refuses a token whose signature does not verify", async () => {
   const { c, fetched } = makeClient(server.url, anonKey);
   const { session } = await signInByCLI(c, store.cli, email);
   const [h, p, s] = session.access_token.split(".");
@@ -112,7 +112,7 @@ test("section 8: getClaims refuses a token whose signature does not verify", asy
   assert.equal(res.headers.get("x-sb-error-code"), "bad_jwt");
 });
 
-test("section 8: sign-out resolves and clears storage when the session already ended elsewhere", async () => {
+test("library error: sign-out resolves and clears storage when the session already ended elsewhere", async () => {
   // Ended by a global sign-out on another device: the server answers 403.
   const here = makeClient(server.url, anonKey);
   const there = makeClient(server.url, anonKey);

@@ -33,7 +33,7 @@ test.describe("home page", () => {
     await expect(demo).toHaveAttribute("rel", "noopener noreferrer");
   });
 
-  test("three service packages with their readings of section 9", async ({ page }) => {
+  test("three service packages in the home reading", async ({ page }) => {
     const section = page.getByRole("region", { name: "Service Packages" });
     const cards = section.getByRole("article");
     await expect(cards).toHaveCount(3);

@@ -235,7 +235,7 @@ test.describe("footer", () => {
     ],
   };
 
-  test("has the three link groups of the specification", async ({ page }) => {
+  test("has the three link groups of the requirements", async ({ page }) => {
     await page.goto("/");
     for (const [group, links] of Object.entries(groups)) {
       const nav = page.getByRole("contentinfo").getByRole("navigation", { name: group });

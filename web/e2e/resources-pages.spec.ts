@@ -3,7 +3,7 @@ import { axeViolations } from "./resources-axe";
 import { test, expect, hydrated } from "./fixtures";
 import { siteUrl } from "../app/content/site";
 
-/** The detail links of the specification (section 2). */
+/** The resource slugs of docs/requirements.md#routes. */
 const specSlugs = [
   "saas-founders-playbook",
   "scaling-strategies",

@@ -75,7 +75,7 @@ test.describe("/studio/service-packages", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
   });
 
-  test("the three packages of section 9", async ({ page }) => {
+  test("the three packages of the service packages page", async ({ page }) => {
     const cards = page.getByRole("region", { name: "Choose Your Package" }).getByRole("article");
     await expect(cards).toHaveCount(3);
     const mvp = cards.filter({ hasText: "MVP Builder" });

@@ -10,7 +10,7 @@ import { useFailedAction } from "./states";
 import { run, type Answer } from "./use-request";
 import { saveText } from "./csv";
 
-/** The search debounce of the specification (section 9). */
+/** The console's search waits this long after the last keystroke, as the resource list does (docs/requirements.md#resource-list). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
 const field =

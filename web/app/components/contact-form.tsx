@@ -123,7 +123,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{contactForm.requiredNote}</p>
       {/* A real form: without JavaScript the browser checks it and posts it to the function, which answers
           with the confirmation page. Once hydrated (noValidate), the shared rules check the fields and show
-          the specification's messages, and the message is sent as JSON. */}
+          the messages of docs/requirements.md#contact-form, and the message is sent as JSON. */}
       <form
         ref={formRef}
         method="post"

@@ -14,7 +14,7 @@ export const navLinkClass = (current: boolean) =>
       : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
   );
 
-/** isCurrent: the link whose route equals the current path is highlighted (specification, shared layout). */
+/** isCurrent: the link whose route equals the current path is highlighted (docs/requirements.md#shared-layout). */
 export const isCurrent = (href: string, pathname: string) => href === (pathname.replace(/\/$/, "") || "/");
 
 /** MainNavItems are the main navigation's list items; the current page's link has aria-current="page". */

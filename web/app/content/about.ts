@@ -1,4 +1,4 @@
-/** Copy of /about (specification section 2 "About"). */
+/** Copy of /about (docs/requirements.md#about). */
 import { studio } from "./site";
 import type { CallToAction, PageIntro, Stat, TeamMember, Value } from "./types";
 export { aboutMeta } from "./page-meta";

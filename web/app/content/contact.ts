@@ -1,4 +1,4 @@
-/** All copy of the contact page (specification: section 2 Contact, 7 and 8). */
+/** All copy of the contact page (docs/requirements.md#contact-page and #contact-form). */
 
 import { externalLinks, studio } from "./site";
 export { contactPage } from "./page-meta";

@@ -1,4 +1,4 @@
-/** Copy of the Home page (specification section 2 "Home" and the home packages of section 9). */
+/** Copy of the Home page (docs/requirements.md#home, and the home reading of #service-packages). */
 import { externalLinks } from "./site";
 import type { ExternalLink, FeatureCard, Link, Logo, ServicePackage, Testimonial } from "./types";
 export { homeMeta } from "./page-meta";

@@ -26,7 +26,7 @@ describe("products", () => {
     expect(statusBadge("in-development")).toEqual({ label: "In Development", tone: "blue" });
   });
 
-  it("AURION has 6 features, 3 five-star testimonials, the three plans of section 9 and a FAQ", () => {
+  it("AURION has 6 features, 3 five-star testimonials, the three plans of its pricing and a FAQ", () => {
     const aurion = findProduct("aurion");
     if (!aurion || !isLive(aurion)) throw new Error("aurion is not live");
     expect(aurion.features).toHaveLength(6);

@@ -1,6 +1,6 @@
 /**
  * The studio's own products and the copy of /products and /products/{id}
- * (specification sections 2, 3, 4 and 9). AURION is live; the other two are
+ * (docs/requirements.md#products, #product-status and #product-detail). AURION is live; the other two are
  * coming soon. Any other id is "Product Not Found".
  */
 import { externalLinks } from "./site";
@@ -36,7 +36,7 @@ type ProductBase = {
 /** A product on sale: its page is in live mode (features, testimonials, pricing, FAQ). */
 export type LiveProduct = ProductBase & {
   readonly status: "live";
-  /** The external demo ({host} in the specification). */
+  /** The external demo. */
   readonly demoUrl: string;
   readonly features: readonly FeatureCard[];
   readonly testimonials: readonly Testimonial[];

@@ -8,7 +8,7 @@ import { renderResourceBody, resourceBodySlugs } from "~/lib/markdown.server";
 /** Vitest runs in web/. */
 const publicDir = join(process.cwd(), "public");
 
-/** The detail links the specification lists (section 2), in its order. */
+/** The resource slugs of docs/requirements.md#routes, in their order. */
 const specSlugs = [
   "saas-founders-playbook",
   "scaling-strategies",
@@ -26,7 +26,7 @@ const specSlugs = [
 ];
 
 describe("resources", () => {
-  it("are the thirteen of the specification, each at /resources/{slug}", () => {
+  it("are the thirteen of the requirements, each at /resources/{slug}", () => {
     expect(resources.map((r) => r.slug)).toEqual(specSlugs);
     for (const r of resources) expect(r.url).toBe(`/resources/${r.slug}`);
   });
@@ -36,7 +36,7 @@ describe("resources", () => {
     expect([count("blog"), count("podcast"), count("template"), count("guide")]).toEqual([4, 4, 4, 1]);
   });
 
-  it("have every field of the specification's Resource", () => {
+  it("have every field a resource must have", () => {
     for (const r of resources) {
       for (const field of [r.title, r.description, r.image.src, r.image.alt, r.author, r.dateText, resourceLength(r)]) {
         expect(field.trim(), r.slug).not.toBe("");
@@ -79,7 +79,7 @@ describe("resources", () => {
     expect(paths).toContain("/rss.xml");
   });
 
-  it("tabs and filter labels are the specification's", () => {
+  it("tabs and filter labels are the required ones", () => {
     expect(resourceTabs.map((t) => [t.label, t.href])).toEqual([
       ["All Resources", "/resources"],
       ["Blog", "/resources/blog"],

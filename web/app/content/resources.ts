@@ -1,6 +1,6 @@
 /**
- * The resources section (specification sections 2 "Resources hub", 3
- * "Resource", 4 and 9): every resource, and the copy of the hub, the three
+ * The resources section (docs/requirements.md#resources, #resource-list and
+ * #sign-up-forms): every resource, and the copy of the hub, the three
  * category pages, the resource list and the newsletter signup. The bodies of
  * the detail pages are Markdown files beside this module, in resources/.
  */
@@ -210,7 +210,7 @@ const entries: readonly ResourceEntry[] = [
 
 export const resourceBasePath = "/resources";
 
-/** Every resource, in the order of the specification's list of detail links. */
+/** Every resource, in the order of the slugs in docs/requirements.md#routes. */
 export const resources: readonly Resource[] = entries.map((entry) => ({ ...entry, url: `${resourceBasePath}/${entry.slug}` }) as Resource);
 
 export function findResource(slug: string | undefined): Resource | undefined {
@@ -237,7 +237,7 @@ export const categoryLabels: Record<ResourceCategory, string> = {
   guide: "Guide",
 };
 
-/** The category filter of the list (specification section 9), in order. */
+/** The category filter of the list (docs/requirements.md#resource-list), in order. */
 export const categoryFilterOptions = [
   { value: "all", label: "All" },
   { value: "blog", label: "Articles" },

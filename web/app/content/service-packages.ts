@@ -1,7 +1,7 @@
 /**
- * Copy of /studio/service-packages (specification sections 2 and 9). The Home
+ * Copy of /studio/service-packages (docs/requirements.md#service-packages). The Home
  * page keeps its own reading of the entry package (MVP Sprint, 6-week build,
- * see home.ts): the specification has both, on different pages.
+ * see home.ts): the requirements keep both, on different pages.
  */
 import type { CallToAction, FaqEntry, FeatureCard, Link, PageIntro, ServicePackage } from "./types";
 export { servicePackagesMeta } from "./page-meta";

@@ -1,5 +1,5 @@
 /**
- * Every path the site prerenders. The route table of the specification comes
+ * Every path the site prerenders. The route table (docs/requirements.md#routes) comes
  * first, in its order; then the product pages and the not-found pages, which
  * the Go server answers with status 404 (see internal/site).
  */

@@ -13,7 +13,7 @@ export const studio = {
 
 /**
  * The site's public origin, for absolute links (feeds, canonical URLs, share
- * tags). The binary's --site-url replaces it at start-up (see issue 6).
+ * tags). The binary's --site-url replaces it at start-up (internal/site, origin.go).
  */
 export const siteUrl = "http://localhost:8080";
 
@@ -27,7 +27,7 @@ export const shareImage = {
 
 /** External addresses, each defined once. */
 export const externalLinks = {
-  /** The live AURION demo ({host} in the specification). */
+  /** The live AURION demo. */
   aurionDemo: "https://demo.aurion.app",
   /** The scheduling page for the free 30-minute consultation. */
   scheduling: "https://cal.com/meridian-studio/discovery-call",
@@ -35,7 +35,7 @@ export const externalLinks = {
 
 export type NavLink = { readonly label: string; readonly href: string };
 
-/** Header navigation, in the order of the specification. */
+/** Header navigation, in the order of docs/requirements.md#shared-layout. */
 export const mainNav: readonly NavLink[] = [
   { label: "Home", href: "/" },
   { label: "Studio", href: "/studio" },

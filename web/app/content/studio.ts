@@ -1,4 +1,4 @@
-/** Copy of the Studio overview, /studio (specification section 2 "Studio"). */
+/** Copy of the Studio overview, /studio (docs/requirements.md#studio). */
 import type { CallToAction, FeatureCard, Link, PageIntro, ProcessStep, Testimonial } from "./types";
 export { studioMeta } from "./page-meta";
 

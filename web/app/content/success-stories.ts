@@ -1,4 +1,4 @@
-/** Copy of /studio/success-stories (specification section 2 "Success stories"). */
+/** Copy of /studio/success-stories (docs/requirements.md#success-stories). */
 import type { CallToAction, CaseStudy, Link, PageIntro } from "./types";
 export { successStoriesMeta } from "./page-meta";
 

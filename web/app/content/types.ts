@@ -1,4 +1,4 @@
-/** Shapes shared by several content modules (specification section 3). */
+/** Shapes shared by several content modules. */
 
 export type Link = { readonly label: string; readonly href: string };
 
@@ -99,7 +99,7 @@ export type CallToAction = {
   readonly secondary?: Link;
 };
 
-/** One step of the studio's process (specification section 3, "Process step"). */
+/** One step of the studio's process (docs/requirements.md#studio). */
 export type ProcessStep = {
   /** The anchor of the step on /studio (#ideate …). */
   readonly id: string;

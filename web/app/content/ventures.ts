@@ -1,4 +1,4 @@
-/** Copy of /studio/venture-portfolio (specification sections 2, 3 and 9). */
+/** Copy of /studio/venture-portfolio (docs/requirements.md#venture-portfolio). */
 import type { CallToAction, FeatureCard, PageIntro, Stat, StatusBadgeData, Venture, VentureStatus } from "./types";
 export { venturesMeta } from "./page-meta";
 
@@ -20,7 +20,7 @@ export const portfolioStats = {
   ] satisfies Stat[],
 } as const;
 
-/** The tooltip of each venture status (specification section 2). */
+/** The tooltip of each venture status (docs/requirements.md#venture-portfolio). */
 export const ventureStatusBadges: Record<VentureStatus, StatusBadgeData> = {
   Active: { label: "Active", tone: "green", tooltip: "Currently active" },
   Acquired: { label: "Acquired", tone: "violet", tooltip: "Successfully exited" },

@@ -1,6 +1,6 @@
 /**
  * The client of the backend functions. It speaks the wire contract of the
- * hosted backend's functions.invoke (specification, section 7): POST a JSON
+ * hosted backend's functions.invoke (docs/requirements.md#backend-functions): POST a JSON
  * body to /functions/v1/<name>; an answer that carries "error", or is not a
  * success, is a failure. The Go binary serves them on the same origin.
  */

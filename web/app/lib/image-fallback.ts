@@ -1,6 +1,7 @@
 /**
- * Fallback pictures for images that fail to load (specification sections 2
- * and 8). All are local files, so a fallback never depends on another host.
+ * Fallback pictures for images that fail to load
+ * (docs/requirements.md#image-fallback). All are local files, so a fallback
+ * never depends on another host.
  */
 
 export type FallbackRule = { readonly keywords: readonly string[]; readonly src: string };
@@ -41,7 +42,7 @@ export function chooseFallback(alt: string, src: string): string {
   return DEFAULT_FALLBACK;
 }
 
-/** The fixed fallback list of resource cards (specification section 2). */
+/** The fixed fallback list of resource cards (docs/requirements.md#image-fallback). */
 export const resourceFallbacks: readonly string[] = [
   "/images/fallback/growth.svg",
   "/images/fallback/code.svg",

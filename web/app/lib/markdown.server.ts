@@ -1,8 +1,8 @@
 /**
  * Markdown bodies of the resource detail pages, rendered to HTML at build
- * time. The ".server" name keeps this module, and the Markdown library, out
- * of the browser bundle: React Router refuses to build if client code imports
- * it. Only the detail route's loader, which runs while prerendering, uses it.
+ * time. Only the resource detail page (routes/resources.$slug.tsx, rendered
+ * at build time and never an island) uses it; the ".server" name says that no
+ * island may import it, or the Markdown library would ship to the browser.
  */
 import { Marked, type Tokens } from "marked";
 

@@ -37,7 +37,7 @@ const list: Listable[] = [
 const titles = (items: readonly Listable[]) => items.map((i) => i.title);
 const query = (over: Partial<ResourceQuery>): ResourceQuery => ({ ...DEFAULT_QUERY, ...over });
 
-describe("the specification's constants", () => {
+describe("the constants of the requirements", () => {
   it("debounces 300 ms, loads 100 ms, pages by 6", () => {
     expect(SEARCH_DEBOUNCE_MS).toBe(300);
     expect(LOADING_DELAY_MS).toBe(100);

@@ -1,7 +1,7 @@
 /**
- * The logic of the resource list on /resources (specification sections 4, 5
- * and 9): search, category filter, sort, paging, and the URL query that keeps
- * a filtered view across reloads. Pure functions; the page only wires them up.
+ * The logic of the resource list on /resources
+ * (docs/requirements.md#resource-list): search, category filter, sort, paging,
+ * and the URL query that keeps a filtered view across reloads. Pure functions; the page only wires them up.
  */
 import type { ResourceCategory } from "~/content/resources";
 

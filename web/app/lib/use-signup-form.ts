@@ -9,7 +9,7 @@ export type SignupCopy = {
 
 /**
  * useSignupForm is the behaviour the email sign-up forms share (newsletter,
- * waitlists; specification section 4): idle → pending ('Subscribing...',
+ * waitlists; docs/requirements.md#sign-up-forms): idle → pending ('Subscribing...',
  * disabled) → a success toast and the field cleared, or an error toast with
  * the server's message and the field kept. The form is a real one (method
  * post, its action the function): before the island hydrates it posts

@@ -1,6 +1,6 @@
 /**
- * The validation rules and messages of the site's forms (specification,
- * section 5). They live in one file, internal/form/rules.json, which the Go
+ * The validation rules and messages of the site's forms
+ * (docs/requirements.md#contact-form and #sign-up-forms). They live in one file, internal/form/rules.json, which the Go
  * server embeds too; internal/form/testdata/cases.json is one table of cases
  * that validation.test.ts and the Go tests both run.
  */

@@ -8,7 +8,7 @@ import { useSignupForm } from "~/lib/use-signup-form";
 /**
  * NewsletterSignup: idle → submitting ('Subscribing...', disabled) → a
  * success toast and the field cleared; on failure an error toast and the
- * field kept (specification section 4). The email is required and checked by
+ * field kept (docs/requirements.md#sign-up-forms). The email is required and checked by
  * the browser. The button waits for hydration, so the form never submits
  * without its script (which would put the address in the URL).
  */

@@ -28,7 +28,7 @@ const fieldClass =
 
 /**
  * ResourceBrowser is the searchable, filterable, sortable list of the hub
- * (specification sections 4, 5 and 9). The query lives in the URL
+ * (docs/requirements.md#resource-list). The query lives in the URL
  * (?q=&category=&sort=); the search applies 300 ms after the last keystroke;
  * every change shows a loading state for 100 ms, then the results or the
  * empty state; six results per page.
