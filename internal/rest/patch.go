@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"studio/internal/api"
 	"studio/internal/auth"
 )
 
@@ -51,7 +52,7 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *Table, 
 	prefer := parsePrefer(r.Header)
 	var rows []Row
 	if len(set) > 0 {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+		ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
 		defer cancel()
 		var serr error
 		if rows, serr = s.store.Update(ctx, q, set); serr != nil {
@@ -78,7 +79,7 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *Table, 
 // decodePatch reads the body: one JSON object of the table's patchable
 // columns and their new values.
 func decodePatch(r *http.Request, t *Table, staff auth.Staff) ([]Assignment, *Error) {
-	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, api.MaxBodyBytes))
 	if rerr != nil {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: codeBody, Message: "The request body is too large"}
 	}

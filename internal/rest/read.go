@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"studio/internal/api"
 )
 
 // handleRead handles GET and HEAD /rest/v1/{table}: the rows the query
@@ -24,7 +26,7 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *Table) {
 		q.Select = exportColumns(t)
 	}
 	q.Count = parsePrefer(r.Header).count
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
 	defer cancel()
 	res, serr := s.store.Select(ctx, q)
 	if serr != nil {
