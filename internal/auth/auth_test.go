@@ -22,6 +22,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/go-cmp/cmp"
 
+	"studio/internal/api"
 	"studio/internal/auth"
 	"studio/internal/ratelimit"
 	"studio/internal/store"
@@ -232,7 +233,7 @@ func TestBadRequests(t *testing.T) {
 		{"not JSON", "POST", "/auth/v1/otp", `{"email":`, nil, 400, "bad_json"},
 		{"wrong type", "POST", "/auth/v1/otp", `{"email":42}`, nil, 400, "bad_json"},
 		{"JSON array", "POST", "/auth/v1/verify", `[1,2]`, nil, 400, "bad_json"},
-		{"too large", "POST", "/auth/v1/otp", `{"email":"` + strings.Repeat("a", auth.MaxBodyBytes) + `"}`, nil, 413, "request_entity_too_large"},
+		{"too large", "POST", "/auth/v1/otp", `{"email":"` + strings.Repeat("a", api.MaxBodyBytes) + `"}`, nil, 413, "request_entity_too_large"},
 		{"otp without email", "POST", "/auth/v1/otp", `{}`, nil, 400, "validation_failed"},
 		{"otp bad email", "POST", "/auth/v1/otp", `{"email":"not an address"}`, nil, 400, "validation_failed"},
 		{"otp with a name", "POST", "/auth/v1/otp", `{"email":"Ada <ada@studio.test>"}`, nil, 400, "validation_failed"},

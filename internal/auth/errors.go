@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"studio/internal/api"
 )
 
 // apiError is an error answer of the service: GoTrue's status, error code
@@ -85,13 +87,13 @@ func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
 	h.Set("x-sb-error-code", e.code)
 	if newErrorFormat(r.Header.Get(apiVersionHeader)) {
 		h.Set(apiVersionHeader, apiVersion20240101)
-		writeJSON(w, e.status, struct {
+		api.WriteJSON(w, e.status, struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`
 		}{e.code, e.msg})
 		return
 	}
-	writeJSON(w, e.status, struct {
+	api.WriteJSON(w, e.status, struct {
 		Code      int    `json:"code"`
 		ErrorCode string `json:"error_code"`
 		Msg       string `json:"msg"`
@@ -106,11 +108,4 @@ func newErrorFormat(version string) bool {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v) // values decoded from JSON always encode
 	return b
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }

@@ -3,16 +3,15 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
 
+	"studio/internal/api"
 	"studio/internal/notify"
 )
 
@@ -137,7 +136,7 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.failed(w, r, "create factor", err)
 	default:
-		writeJSON(w, http.StatusOK, a)
+		api.WriteJSON(w, http.StatusOK, a)
 	}
 }
 
@@ -229,7 +228,7 @@ func (s *Service) handleChallenge(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.failed(w, r, "create challenge", err)
 	default:
-		writeJSON(w, http.StatusOK, challengeAnswer{ID: ch.ID, Type: f.FactorType, ExpiresAt: ch.ExpiresAt.Unix()})
+		api.WriteJSON(w, http.StatusOK, challengeAnswer{ID: ch.ID, Type: f.FactorType, ExpiresAt: ch.ExpiresAt.Unix()})
 	}
 }
 
@@ -292,8 +291,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &locked):
 		s.countSignIn("mfa_locked_out")
-		wait := int(math.Ceil(locked.Until.Sub(now).Seconds()))
-		w.Header().Set("Retry-After", strconv.Itoa(wait))
+		wait := api.SetRetryAfter(w, locked.Until.Sub(now))
 		writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit,
 			"Too many wrong codes for this factor: it accepts no code for %d more seconds", wait))
 		return
@@ -323,7 +321,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		s.failed(w, r, "sign access token", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, answer)
+	api.WriteJSON(w, http.StatusOK, answer)
 }
 
 // lockedMail is the mail that tells the owner of factor f that someone is
@@ -375,6 +373,6 @@ func (s *Service) handleUnenroll(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.failed(w, r, "delete factor", err)
 	default:
-		writeJSON(w, http.StatusOK, map[string]string{"id": f.ID})
+		api.WriteJSON(w, http.StatusOK, map[string]string{"id": f.ID})
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"time"
 
+	"studio/internal/api"
 	"studio/internal/notify"
 )
 
@@ -78,7 +78,7 @@ func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpos
 	if !s.claimEmailSend(w, r, email, nil, nil, AuditEntry{}) {
 		return
 	}
-	writeJSON(w, http.StatusOK, struct{}{})
+	api.WriteJSON(w, http.StatusOK, struct{}{})
 	if purpose == "" {
 		return
 	}
@@ -141,7 +141,7 @@ func (s *Service) queueCode(w http.ResponseWriter, r *http.Request, c codeReques
 	}
 	if s.claimEmailSend(w, r, c.to, code, msg, audit) {
 		s.mailQueued(msg)
-		writeJSON(w, http.StatusOK, answer)
+		api.WriteJSON(w, http.StatusOK, answer)
 	}
 }
 
@@ -153,8 +153,7 @@ func (s *Service) claimEmailSend(w http.ResponseWriter, r *http.Request, to stri
 	retry, err := s.store.ClaimEmailSend(ctx, AddressHash(to), s.cfg.Now(), EmailInterval, code, msg, audit)
 	switch {
 	case errors.Is(err, ErrEmailSendRateExceeded):
-		seconds := int(math.Ceil(retry.Seconds()))
-		w.Header().Set("Retry-After", fmt.Sprint(seconds))
+		seconds := api.SetRetryAfter(w, retry)
 		writeError(w, r, newError(http.StatusTooManyRequests, codeOverEmailSendRateLimit,
 			"For security purposes, you can only request this after %d seconds.", seconds))
 		return false
@@ -178,7 +177,7 @@ func (s *Service) inBackground(f func(ctx context.Context)) {
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), api.StoreTimeout)
 		defer cancel()
 		f(ctx)
 	}()

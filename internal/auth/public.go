@@ -3,6 +3,8 @@ package auth
 import (
 	"context"
 	"net/http"
+
+	"studio/internal/api"
 )
 
 // settings is the answer of GET /settings: e-mail sign-in only, no sign-up.
@@ -26,12 +28,12 @@ func (s *Service) handleSettings(w http.ResponseWriter, _ *http.Request) {
 	for _, p := range externalProviders {
 		ext[p] = p == "email"
 	}
-	writeJSON(w, http.StatusOK, settings{External: ext, DisableSignup: true})
+	api.WriteJSON(w, http.StatusOK, settings{External: ext, DisableSignup: true})
 }
 
 // handleHealth handles GET /auth/v1/health.
 func (s *Service) handleHealth(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{
+	api.WriteJSON(w, http.StatusOK, map[string]string{
 		"version": "studio", "name": "GoTrue", "description": "GoTrue is a user registration and authentication API",
 	})
 }

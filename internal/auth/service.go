@@ -6,25 +6,21 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"studio/internal/api"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
 )
 
 // Limits of the service.
 const (
-	// MaxBodyBytes bounds a request body; every body of the contract is far
-	// smaller.
-	MaxBodyBytes = 64 << 10
 	// EmailInterval is the least time between two sign-in mails to one
 	// address.
 	EmailInterval = 60 * time.Second
@@ -32,8 +28,6 @@ const (
 	// (a client that lost the answer, two tabs refreshing at once) before
 	// its reuse ends the session.
 	RefreshReuseGrace = 10 * time.Second
-	// storeTimeout bounds a request's wait for the store.
-	storeTimeout = 15 * time.Second
 	// keyReloadInterval is how often an unknown kid may make the service
 	// read the store's keys again (another server may have rotated them).
 	keyReloadInterval = 10 * time.Second
@@ -280,11 +274,11 @@ func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 // decode reads the JSON body of r into v: 413 when too large, 400 bad_json
 // when it is not JSON of v's shape.
 func decode(w http.ResponseWriter, r *http.Request, v any) *apiError {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return newError(http.StatusRequestEntityTooLarge, codeRequestTooLarge, "Request body too large (max %d bytes)", MaxBodyBytes)
+			return newError(http.StatusRequestEntityTooLarge, codeRequestTooLarge, "Request body too large (max %d bytes)", api.MaxBodyBytes)
 		}
 		return newError(http.StatusBadRequest, codeBadJSON, "Could not read the request body")
 	}
@@ -333,7 +327,7 @@ func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim namedLimit) 
 	if s.cfg.RateLimited != nil {
 		s.cfg.RateLimited(lim.name)
 	}
-	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
+	api.SetRetryAfter(w, retry)
 	writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit, "Request rate limit reached"))
 	return false
 }
@@ -350,5 +344,5 @@ func (s *Service) audit(r *http.Request, action string) AuditEntry {
 }
 
 func withStoreTimeout(r *http.Request) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(r.Context(), storeTimeout)
+	return context.WithTimeout(r.Context(), api.StoreTimeout)
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
+
+	"studio/internal/api"
 )
 
 // userJSON is a user as GoTrue shows one.
@@ -155,7 +157,7 @@ func (s *Service) handleUserGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, toUserJSON(c.user))
+	api.WriteJSON(w, http.StatusOK, toUserJSON(c.user))
 }
 
 // handleLogout handles POST /auth/v1/logout?scope=global|local|others: ends

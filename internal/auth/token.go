@@ -3,6 +3,8 @@ package auth
 import (
 	"errors"
 	"net/http"
+
+	"studio/internal/api"
 )
 
 // handleToken handles POST /auth/v1/token?grant_type=…: refresh_token and
@@ -82,5 +84,5 @@ func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 		s.failed(w, r, "sign access token", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, answer)
+	api.WriteJSON(w, http.StatusOK, answer)
 }

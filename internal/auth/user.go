@@ -5,6 +5,8 @@ import (
 	"maps"
 	"net/http"
 	"time"
+
+	"studio/internal/api"
 )
 
 // userUpdateParams is the body of PUT /user.
@@ -91,7 +93,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		s.queueCode(w, r, codeRequest{user: u, to: newEmail, purpose: PurposeEmailChange, newEmail: newEmail}, toUserJSON(u))
 		return
 	}
-	writeJSON(w, http.StatusOK, toUserJSON(u))
+	api.WriteJSON(w, http.StatusOK, toUserJSON(u))
 }
 
 // checkEmailChange checks that the caller may change their address to

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"studio/internal/api"
 )
 
 // verifyParams is the body of POST /verify.
@@ -149,7 +151,7 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, m
 		s.failed(w, r, "sign access token", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, answer)
+	api.WriteJSON(w, http.StatusOK, answer)
 }
 
 // verifyFailed answers a failed verification, 403 otp_expired with msg

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"studio/internal/api"
 	"studio/internal/auth"
 )
 
@@ -18,7 +19,7 @@ func (s *Service) authorize(r *http.Request) (auth.Staff, *Error) {
 		return auth.Staff{}, &Error{Status: http.StatusUnauthorized, Code: codeAnonymous,
 			Message: "Anonymous access is disabled", Hint: "Sign in as staff and send the access token as Authorization: Bearer"}
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
 	defer cancel()
 	staff, ae := s.auth.Authorize(ctx, token)
 	if ae != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"studio/internal/api"
 	"studio/internal/auth"
 	"studio/internal/query"
 )
@@ -52,7 +53,7 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.T
 	prefer := parsePrefer(r.Header)
 	var rows []query.Row
 	if len(set) > 0 {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+		ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
 		defer cancel()
 		var serr error
 		if rows, serr = s.store.Update(ctx, q, set); serr != nil {
@@ -79,7 +80,7 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.T
 // decodePatch reads the body: one JSON object of the table's patchable
 // columns and their new values.
 func decodePatch(r *http.Request, t *query.Table, staff auth.Staff) ([]query.Assignment, *Error) {
-	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, api.MaxBodyBytes))
 	if rerr != nil {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: codeBody, Message: "The request body is too large"}
 	}

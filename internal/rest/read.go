@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"studio/internal/api"
 	"studio/internal/query"
 )
 
@@ -25,7 +27,7 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *query.Ta
 		q.Select = exportColumns(t)
 	}
 	q.Count = parsePrefer(r.Header).count
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
 	defer cancel()
 	res, serr := s.store.Select(ctx, q)
 	if serr != nil {

@@ -23,12 +23,6 @@ import (
 // Prefix is where the service is mounted.
 const Prefix = "/rest/v1"
 
-// Limits of the service.
-const (
-	maxBodyBytes = 64 << 10 // a PATCH body is a few fields
-	storeTimeout = 15 * time.Second
-)
-
 // Store runs queries on the exposed tables.
 type Store interface {
 	// Select returns the rows of q (and their total, with q.Count).

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"studio/internal/api"
 	"studio/internal/contact"
 	"studio/internal/form"
 	"studio/internal/notify"
@@ -192,7 +193,7 @@ func newHandler(t *testing.T, db interface {
 func TestFunctions(t *testing.T) {
 	db := storetest.MustOpen(t, store.Config{DataDir: t.TempDir()})
 	h := newHandler(t, db, server.FunctionsConfig{AllowedOrigins: []string{"https://partner.example"}})
-	huge := `{"name":"Ada","email":"ada@example.com","message":"` + strings.Repeat("x", server.MaxBodyBytes) + `"}`
+	huge := `{"name":"Ada","email":"ada@example.com","message":"` + strings.Repeat("x", api.MaxBodyBytes) + `"}`
 	runScenarios(t, h, []scenario{
 		{name: "contact: valid", method: "POST", path: "/functions/v1/submit-contact", body: validContact,
 			wantStatus: 200, wantHeader: map[string]string{"Cache-Control": "no-store"},
@@ -484,7 +485,7 @@ func TestFunctionsNativeForms(t *testing.T) {
 		formPost("contact: a bad escape", "submit-contact", validContactForm+"%ZZ", "/forms/problem/invalid"),
 		formPost("contact: a semicolon", "submit-contact", strings.ReplaceAll(validContactForm, "&", ";"), "/forms/problem/invalid"),
 		formPost("contact: not UTF-8", "submit-contact", contactWith("name", "Ada")+"%FF", "/forms/problem/invalid"),
-		formPost("contact: body over 64 KiB", "submit-contact", contactWith("message", long(server.MaxBodyBytes)), "/forms/problem/too-large"),
+		formPost("contact: body over 64 KiB", "submit-contact", contactWith("message", long(api.MaxBodyBytes)), "/forms/problem/too-large"),
 		formPost("waitlist: bad email", "join-waitlist", "email=ada%40&productId=saas-3", "/forms/problem/signup-email"),
 		formPost("waitlist: bad email before bad product", "join-waitlist", "productId=nope&email=", "/forms/problem/signup-email"),
 		formPost("waitlist: a live product has none", "join-waitlist", "email=ada%40example.com&productId=aurion", "/forms/problem/product"),
@@ -594,7 +595,7 @@ func TestFunctionsProblemReasons(t *testing.T) {
 		{limited, formPost("signup-email", "join-waitlist", "email=&productId=saas-2", "/forms/problem/signup-email")},
 		{limited, formPost("product", "join-waitlist", "email=ada%40example.com&productId=aurion", "/forms/problem/product")},
 		{limited, formPost("invalid", "subscribe-newsletter", "email=a%40example.com&list=all", "/forms/problem/invalid")},
-		{limited, formPost("too-large", "subscribe-newsletter", "email="+strings.Repeat("a", server.MaxBodyBytes), "/forms/problem/too-large")},
+		{limited, formPost("too-large", "subscribe-newsletter", "email="+strings.Repeat("a", api.MaxBodyBytes), "/forms/problem/too-large")},
 		{limited, formPost("rate-limited: the first", "subscribe-newsletter", "email=a%40example.com", "/resources/subscribed")},
 		{limited, overLimit},
 		{down, formPost("unavailable", "submit-contact", validContactForm, "/forms/problem/unavailable")},

@@ -12,7 +12,8 @@ import (
 func addRoutes(mux *http.ServeMux, d Deps) {
 	mux.HandleFunc("GET /healthz", handleHealthz)
 
-	// The backend functions (functions.go), behind CORS for --allowed-origins.
+	// The backend functions (functions.go; each in the file of its noun:
+	// contact.go, signup.go), behind CORS for --allowed-origins.
 	f := newFunctions(d)
 	mux.Handle("POST /functions/v1/submit-contact", f.withCORS(http.HandlerFunc(f.handleContactSubmit)))
 	mux.Handle("POST /functions/v1/join-waitlist", f.withCORS(http.HandlerFunc(f.handleWaitlistJoin)))

@@ -1,0 +1,39 @@
+// Package api holds what the studio's HTTP APIs (/auth/v1, /rest/v1 and
+// /functions/v1) share, so that each is said once: the bound on a request
+// body, the bound on a request's wait for the store, the JSON answer and
+// the Retry-After header.
+package api
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// MaxBodyBytes bounds a request body; every body the APIs take (a contact
+// message at its limits, a sign-in, a PATCH of a few fields) is far smaller.
+const MaxBodyBytes = 64 << 10
+
+// StoreTimeout bounds a request's wait for the store: a database that does
+// not answer (a dropped connection, a network partition) becomes an answer
+// the caller can act on instead of a spinner.
+const StoreTimeout = 15 * time.Second
+
+// WriteJSON answers status with v as JSON, never cached.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// SetRetryAfter sets Retry-After to wait in whole seconds, rounded up so
+// that a caller who waits that long is not refused again, and returns them
+// (for a message that names them).
+func SetRetryAfter(w http.ResponseWriter, wait time.Duration) int {
+	seconds := int(math.Ceil(wait.Seconds()))
+	w.Header().Set("Retry-After", strconv.Itoa(seconds))
+	return seconds
+}
