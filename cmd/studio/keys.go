@@ -5,10 +5,81 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"studio/internal/auth"
 	"studio/internal/store"
 )
+
+// The keys commands manage the ES256 signing keys in the store and their
+// sealing with the secret key (package auth).
+
+var keysPrintAnonCommand = command{
+	name:    "keys print-anon",
+	summary: "print the public key the Supabase client is created with",
+	description: "Prints the anon key: createClient(siteOrigin, anonKey) in @supabase/supabase-js.\n" +
+		"It is public and grants nothing beyond what a visitor may do. Creates the\n" +
+		"signing key in the store when there is none yet.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		secrets := secretKeyFlags(fs, env)
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			if err := noArgs(fs, stderr); err != nil {
+				return err
+			}
+			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *auth.SecretKey) error {
+				keys, err := auth.LoadKeys(ctx, db, key, time.Now())
+				if err != nil {
+					return err
+				}
+				anon, err := keys.AnonKey()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, anon)
+				return nil
+			})
+		}
+	},
+}
+
+var keysRotateCommand = command{
+	name:    "keys rotate",
+	summary: "add a new signing key and retire old ones",
+	description: "Adds a new ES256 signing key to the store. Every server signs with it within 5 minutes\n" +
+		"(when it next reads the keys); the old keys stay in the JWKS until the tokens they signed\n" +
+		"have expired, and a later rotation removes them. The anon key changes too (print it again);\n" +
+		"the old one keeps working, as the service does not require it.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		secrets := secretKeyFlags(fs, env)
+		var expiry string
+		envString(fs, &expiry, "jwt-expiry", "STUDIO_JWT_EXPIRY", "1h", "lifetime of access tokens, as the servers' --jwt-expiry", env)
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			if err := noArgs(fs, stderr); err != nil {
+				return err
+			}
+			d, err := time.ParseDuration(expiry)
+			if err != nil || d < time.Minute {
+				return fmt.Errorf("--jwt-expiry %q: want a duration of at least 1m, like 1h", expiry)
+			}
+			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *auth.SecretKey) error {
+				if _, err := auth.LoadKeys(ctx, db, key, time.Now()); err != nil { // the first key, if none yet
+					return err
+				}
+				added, removed, err := auth.RotateKeys(ctx, db, key, time.Now(), d)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "added signing key %s\n", added)
+				for _, kid := range removed {
+					fmt.Fprintf(stdout, "removed signing key %s\n", kid)
+				}
+				return nil
+			})
+		}
+	},
+}
 
 var keysSealCommand = sealCommand(false)
 
