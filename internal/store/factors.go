@@ -7,14 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"studio/internal/auth"
-	"studio/internal/notify"
 )
 
-// The staff sign-in service's second factors (TOTP MFA) and their
+// Second factors of the staff sign-in (package auth's TOTP MFA) and their
 // challenges.
 
 const factorColumns = `id, user_id, friendly_name, factor_type, status, secret, last_used_step, created_at, updated_at, last_challenged_at`
@@ -233,14 +231,6 @@ func (s *DB) countWrongCode(ctx context.Context, tx *sql.Tx, v auth.FactorVerifi
 		}
 	}
 	return s.audit(ctx, tx, v.Locked)
-}
-
-// queueMail adds mail to the outbox, to be sent from now on.
-func (s *DB) queueMail(ctx context.Context, tx *sql.Tx, mail notify.Email, now time.Time) error {
-	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
-		(mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-		mail.From, strings.Join(mail.To, "\n"), mail.ReplyTo, mail.Subject, mail.Body, s.d.timeArg(now), s.d.timeArg(now))
-	return err
 }
 
 // DeleteFactor implements auth.Store.
