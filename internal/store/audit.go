@@ -8,13 +8,10 @@ import (
 	"studio/internal/auth"
 )
 
-// The audit log of the staff sign-in (package auth).
+// The audit log of the staff sign-in (package auth). Every entry is written
+// in the transaction of what it records.
 
-// Audit implements auth.Store.
-func (s *DB) Audit(ctx context.Context, e auth.AuditEntry) error {
-	return s.write(ctx, "audit", func(tx *sql.Tx) error { return s.audit(ctx, tx, e) })
-}
-
+// audit adds e to the audit log; nothing when e has no action.
 func (s *DB) audit(ctx context.Context, tx *sql.Tx, e auth.AuditEntry) error {
 	if e.Action == "" {
 		return nil

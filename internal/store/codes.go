@@ -80,11 +80,43 @@ func (s *DB) issueCode(ctx context.Context, tx *sql.Tx, c auth.Code, mail *notif
 		return err
 	}
 	if mail != nil {
-		if err := s.queueMail(ctx, tx, *mail, c.CreatedAt); err != nil {
+		if err := s.queueMail(ctx, tx, *mail, c.CreatedAt, ""); err != nil {
 			return err
 		}
 	}
 	return s.audit(ctx, tx, audit)
+}
+
+// A try of a code is one transaction: it finds the code, counts the try
+// when the code's rules say so, uses the code when it is right, and logs
+// the failure otherwise (tryCode). The failure's audit entry is auth's
+// (auth.FailedTry); it is written here and only here.
+
+// codeTry is the result of one try of a code.
+type codeTry struct {
+	userID  string // the code's user; "" when no live code was found
+	refused error  // why the code was not used (auth.ErrCodeInvalid, …); nil when it was
+}
+
+// tryCode runs try in a transaction and, when it refuses the code, logs
+// failure (auth.FailedTry) in the same transaction. It returns the user of
+// the code used, or the refusal.
+func (s *DB) tryCode(ctx context.Context, op string, failure auth.AuditEntry, try func(tx *sql.Tx) (codeTry, error)) (string, error) {
+	var t codeTry
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
+		var err error
+		if t, err = try(tx); err != nil || t.refused == nil {
+			return err
+		}
+		return s.audit(ctx, tx, auth.FailedTry(failure, t.userID, t.refused))
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case t.refused != nil:
+		return "", t.refused
+	}
+	return t.userID, nil
 }
 
 // ConsumeCode implements auth.Store. Each try is one conditional UPDATE
@@ -125,85 +157,112 @@ func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time
 
 // consumeCode counts a try on the live code that owner (a condition with
 // args) selects and uses it when match(userID, its hash) holds, then calls
-// used (when not nil) in the same transaction; otherwise it logs failure
+// then (when not nil) in the same transaction; otherwise it logs failure
 // and returns auth.ErrCodeInvalid. The try is one UPDATE that touches one
 // row or none, followed by the same audit insert whether or not there was
 // a code, so the time taken does not tell whether an address is staff's.
 // A code tried maxTries times is dead, its link too (ConsumeLink).
 func (s *DB) consumeCode(ctx context.Context, op, owner string, args []any, now time.Time, maxTries int,
 	match func(userID, codeHash string) bool, failure auth.AuditEntry,
-	used func(tx *sql.Tx, userID, newEmail string) error) (string, error) {
-	var userID string
-	var ok bool
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
-		ok = false
+	then func(tx *sql.Tx, userID, newEmail string) error) (string, error) {
+	return s.tryCode(ctx, op, failure, func(tx *sql.Tx) (codeTry, error) {
+		var t codeTry
 		var id int64
 		var stored, newEmail string
 		err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1
 			WHERE `+owner+` AND used_at IS NULL AND expires_at > ? AND tries < ?
 			RETURNING id, user_id, code_hash, new_email`), append(args, s.d.timeArg(now), maxTries)...).
-			Scan(&id, &userID, &stored, &newEmail)
+			Scan(&id, &t.userID, &stored, &newEmail)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			userID = ""
+			return codeTry{refused: auth.ErrCodeInvalid}, nil
 		case err != nil:
-			return err
-		case match(userID, stored):
-			if ok, err = s.useCode(ctx, tx, id, now); err != nil || !ok {
-				return err
-			}
-			if used != nil {
-				return used(tx, userID, newEmail)
-			}
-			return nil
+			return t, err
+		case !match(t.userID, stored):
+			t.refused = auth.ErrCodeInvalid
+			return t, nil
 		}
-		failure.UserID = userID
-		return s.audit(ctx, tx, failure)
+		if used, err := s.useCode(ctx, tx, id, now); err != nil || !used {
+			t.refused = auth.ErrCodeInvalid // used by a concurrent try
+			return t, err
+		}
+		if then == nil {
+			return t, nil
+		}
+		return t, then(tx, t.userID, newEmail)
 	})
-	if err == nil && !ok {
-		return "", auth.ErrCodeInvalid
-	}
-	return userID, err
 }
 
 // ConsumeLink implements auth.Store. The hash is looked up by index: it is
 // the hash of 256 random bits, so the lookup's timing tells nothing useful.
-func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int) (userID string, err error) {
-	var outcome error
-	err = s.write(ctx, "consume link", func(tx *sql.Tx) error {
-		outcome = auth.ErrCodeInvalid
+func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure auth.AuditEntry) (string, error) {
+	return s.tryCode(ctx, "consume link", failure, func(tx *sql.Tx) (codeTry, error) {
+		var t codeTry
 		var id int64
 		var newEmail, challenge string
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, new_email, code_challenge FROM auth_one_time_codes
 			WHERE link_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? AND tries < ?`),
-			linkHash, purpose, s.d.timeArg(now), maxTries).Scan(&id, &userID, &newEmail, &challenge)
+			linkHash, purpose, s.d.timeArg(now), maxTries).Scan(&id, &t.userID, &newEmail, &challenge)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return nil
+			return codeTry{refused: auth.ErrCodeInvalid}, nil
 		case err != nil:
-			return err
+			return t, err
 		case challenge != "":
-			outcome = auth.ErrPKCERequired // left for its verifier
-			return nil
+			t.refused = auth.ErrPKCERequired // left for its verifier
+			return t, nil
 		}
-		if ok, err := s.useCode(ctx, tx, id, now); err != nil || !ok {
-			return err
+		used, err := s.useCode(ctx, tx, id, now)
+		if err == nil && used && purpose == auth.PurposeEmailChange {
+			used, err = s.changeEmail(ctx, tx, t.userID, newEmail, now)
 		}
-		if purpose == auth.PurposeEmailChange {
-			if ok, err := s.changeEmail(ctx, tx, userID, newEmail, now); err != nil || !ok {
-				return err
-			}
+		if !used {
+			t.refused = auth.ErrCodeInvalid // used by a concurrent try, or the new address is taken
 		}
-		outcome = nil
-		return nil
+		return t, err
 	})
-	if err == nil && outcome != nil {
-		return "", outcome
-	}
-	return userID, err
 }
 
-// useCode marks the code used unless a concurrent request did.
+// ConsumePKCE implements auth.Store. The code's row is read FOR UPDATE, so
+// that concurrent tries of one code count one after the other.
+func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
+	verifier func(challenge, method string) bool, failure auth.AuditEntry) (string, error) {
+	return s.tryCode(ctx, "consume PKCE code", failure, func(tx *sql.Tx) (codeTry, error) {
+		var t codeTry
+		var id int64
+		var challenge, method string
+		var expires time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
+			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`+s.d.forUpdate),
+			linkHash, maxTries).Scan(&id, &t.userID, &challenge, &method, s.d.timeDest(&expires))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return codeTry{refused: auth.ErrNotFound}, nil
+		case err != nil:
+			return t, err
+		case !now.Before(expires):
+			t.refused = auth.ErrFlowStateExpired
+			return t, nil
+		case !verifier(challenge, method):
+			t.refused = auth.ErrBadCodeVerifier
+			return t, s.countTry(ctx, tx, id)
+		}
+		if used, err := s.useCode(ctx, tx, id, now); err != nil || !used {
+			t.refused = auth.ErrNotFound // used by a concurrent try
+			return t, err
+		}
+		return t, nil
+	})
+}
+
+// countTry counts a wrong try of the code id; tried maxTries times, it is
+// dead (every lookup asks for tries < maxTries).
+func (s *DB) countTry(ctx context.Context, tx *sql.Tx, id int64) error {
+	_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1 WHERE id = ?`), id)
+	return err
+}
+
+// useCode marks the code id used; false when a concurrent request did.
 func (s *DB) useCode(ctx context.Context, tx *sql.Tx, id int64, now time.Time) (bool, error) {
 	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
 		s.d.timeArg(now), id)
@@ -212,51 +271,4 @@ func (s *DB) useCode(ctx context.Context, tx *sql.Tx, id int64, now time.Time) (
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
-}
-
-// ConsumePKCE implements auth.Store.
-func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
-	verifier func(challenge, method string) bool) (string, error) {
-	var userID string
-	var outcome error
-	err := s.write(ctx, "consume PKCE code", func(tx *sql.Tx) error {
-		var id int64
-		var challenge, method string
-		var expires time.Time
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
-			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`+s.d.forUpdate),
-			linkHash, maxTries).Scan(&id, &userID, &challenge, &method, s.d.timeDest(&expires))
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			outcome = auth.ErrNotFound
-			return nil
-		case err != nil:
-			return err
-		case !now.Before(expires):
-			outcome = auth.ErrFlowStateExpired
-			return nil
-		case !verifier(challenge, method):
-			outcome = auth.ErrBadCodeVerifier
-			_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1,
-				used_at = CASE WHEN tries + 1 >= ? THEN ? ELSE used_at END WHERE id = ?`), maxTries, s.d.timeArg(now), id)
-			return err
-		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
-			s.d.timeArg(now), id)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			outcome = auth.ErrNotFound // used by a concurrent request
-			return err
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	if outcome != nil {
-		return "", outcome
-	}
-	return userID, nil
 }

@@ -67,7 +67,7 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := consume("right", t0); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("after five wrong tries: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link3", auth.PurposeSignIn, t0, 5); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link3", auth.PurposeSignIn, t0, 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("link after five wrong tries: err = %v, want ErrCodeInvalid", err)
 	}
 
@@ -100,20 +100,20 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, code(ada.ID, "new", "link-new", t0), auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-old", auth.PurposeSignIn, t0, 5); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-old", auth.PurposeSignIn, t0, 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("replaced link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeRecovery, t0.Add(time.Minute), 5); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeRecovery, t0.Add(time.Minute), 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("link of another purpose: err = %v, want ErrCodeInvalid", err)
 	}
-	userID, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5)
+	userID, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5, auth.AuditEntry{})
 	if err != nil || userID != ada.ID {
 		t.Errorf("ConsumeLink = %q, %v", userID, err)
 	}
 	if err := consume("new", t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("code of a used link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("link used twice: err = %v, want ErrCodeInvalid", err)
 	}
 }
@@ -179,7 +179,7 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, plain, auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.ConsumePKCE(ctx, "plain-link", t0, 5, check(true)); !errors.Is(err, auth.ErrNotFound) {
+	if _, err := db.ConsumePKCE(ctx, "plain-link", t0, 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("code without a challenge: err = %v, want ErrNotFound", err)
 	}
 	if err := db.CreateCode(ctx, withChallenge, auth.AuditEntry{}); err != nil {
@@ -187,24 +187,24 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	}
 	// Its link does not sign in without the verifier, and stays for it.
 	for range 6 {
-		if _, err := db.ConsumeLink(ctx, "pkce-link", auth.PurposeSignIn, t0, 5); !errors.Is(err, auth.ErrPKCERequired) {
+		if _, err := db.ConsumeLink(ctx, "pkce-link", auth.PurposeSignIn, t0, 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrPKCERequired) {
 			t.Errorf("link of a PKCE code: err = %v, want ErrPKCERequired", err)
 		}
 	}
-	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false)); !errors.Is(err, auth.ErrBadCodeVerifier) {
+	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false), auth.AuditEntry{}); !errors.Is(err, auth.ErrBadCodeVerifier) {
 		t.Errorf("wrong verifier: err = %v", err)
 	}
 	if gotChallenge != "challenge" || gotMethod != "s256" {
 		t.Errorf("verifier saw %q %q", gotChallenge, gotMethod)
 	}
-	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(10*time.Minute), 5, check(true)); !errors.Is(err, auth.ErrFlowStateExpired) {
+	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(10*time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrFlowStateExpired) {
 		t.Errorf("expired: err = %v", err)
 	}
-	userID, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true))
+	userID, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{})
 	if err != nil || userID != ada.ID {
 		t.Errorf("ConsumePKCE = %q, %v", userID, err)
 	}
-	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true)); !errors.Is(err, auth.ErrNotFound) {
+	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("used twice: err = %v, want ErrNotFound", err)
 	}
 }
@@ -243,7 +243,7 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		t.Errorf("someone else's address: err = %v, want ErrExists", err)
 	}
 	change("h3", "l3", "ada@studio.test")
-	if id, err := db.ConsumeLink(ctx, "l3", auth.PurposeEmailChange, t0, 5); err != nil || id != ada.ID {
+	if id, err := db.ConsumeLink(ctx, "l3", auth.PurposeEmailChange, t0, 5, auth.AuditEntry{}); err != nil || id != ada.ID {
 		t.Fatalf("ConsumeLink = %q %v", id, err)
 	}
 	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "ada@studio.test" {
@@ -267,7 +267,7 @@ func TestCodeTriesRace(t *testing.T) {
 			_ = db.ConsumeCode(ctx, adaID, auth.PurposeSignIn, "wrong", t0, maxTries, auth.AuditEntry{})
 		}},
 		{"PKCE verifier", auth.PurposeSignIn, true, func(db *store.DB) {
-			_, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false })
+			_, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})
 		}},
 		{"e-mail change code", auth.PurposeEmailChange, false, func(db *store.DB) {
 			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})

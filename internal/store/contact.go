@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"time"
 
 	"studio/internal/changes"
@@ -36,11 +35,7 @@ func (s *DB) CreateContactMessage(ctx context.Context, m contact.Message, email 
 			return nil, err
 		}
 		if email != nil {
-			_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
-				(contact_message_id, mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-				m.ID, email.From, strings.Join(email.To, "\n"), email.ReplyTo, email.Subject, email.Body,
-				s.d.timeArg(m.ReceivedAt), s.d.timeArg(m.ReceivedAt))
+			err = s.queueMail(ctx, tx, *email, m.ReceivedAt, m.ID)
 		}
 		return []changes.Change{change("contact_messages", changes.Insert, m.ID)}, err
 	})

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"studio/internal/auth"
@@ -27,13 +26,19 @@ func (s *DB) userFactors(ctx context.Context, q queryer, userID string) ([]auth.
 	var out []auth.Factor
 	for rows.Next() {
 		var f auth.Factor
-		if err := rows.Scan(&f.ID, &f.UserID, &f.FriendlyName, &f.FactorType, &f.Status, &f.Secret, &f.LastUsedStep,
-			s.d.timeDest(&f.CreatedAt), s.d.timeDest(&f.UpdatedAt), nullTimeDest(&f.LastChallengedAt)); err != nil {
+		if err := s.scanFactor(rows, &f); err != nil {
 			return nil, err
 		}
 		out = append(out, f)
 	}
 	return out, rows.Err()
+}
+
+// scanFactor reads the factorColumns of a row into f; more are the
+// destinations of the columns that follow.
+func (s *DB) scanFactor(row scanner, f *auth.Factor, more ...any) error {
+	return row.Scan(append([]any{&f.ID, &f.UserID, &f.FriendlyName, &f.FactorType, &f.Status, &f.Secret, &f.LastUsedStep,
+		s.d.timeDest(&f.CreatedAt), s.d.timeDest(&f.UpdatedAt), nullTimeDest(&f.LastChallengedAt)}, more...)...)
 }
 
 // CreateFactor implements auth.Store.
@@ -96,141 +101,149 @@ func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.A
 	return err
 }
 
-// VerifyFactor implements auth.Store. It reads the factor's row first and
-// FOR UPDATE: the verifications of one factor run one after the other, so
-// that two in flight never both see the same last used step, wrong codes or
-// challenge tries (a code accepted twice, more guesses than allowed).
-// Every write of a factor's challenges takes the factor's row first too, so
-// that these locks are always taken in the same order.
+// VerifyFactor implements auth.Store: it reads the attempt, asks v.Decide
+// and writes the decision, in one transaction. The factor's row is read
+// first and FOR UPDATE: the verifications of one factor run one after the
+// other, so that two in flight never both see the same last used step,
+// wrong codes or challenge tries (a code accepted twice, more guesses than
+// allowed). Every write of a factor's challenges takes the factor's row
+// first too, so that these locks are always taken in the same order.
 func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.Session, auth.User, error) {
-	var sess auth.Session
+	var d auth.FactorDecision
 	var u auth.User
-	var outcome error
 	err := s.write(ctx, "verify factor", func(tx *sql.Tx) error {
-		var secret string
-		var lastStep int64
-		var failures auth.FactorFailures
-		var failedSince *time.Time
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT secret, last_used_step, failed_codes, failed_since FROM auth_mfa_factors
-			WHERE id = ? AND user_id = ?`+s.d.forUpdate), v.FactorID, v.UserID).
-			Scan(&secret, &lastStep, &failures.Count, nullTimeDest(&failedSince))
-		if errors.Is(err, sql.ErrNoRows) {
-			outcome = auth.ErrChallengeNotFound
-			return nil
-		}
+		a, err := s.factorAttempt(ctx, tx, v)
 		if err != nil {
 			return err
 		}
-		if failedSince != nil {
-			failures.Since = *failedSince
-		}
-		var ip string
-		var tries int
-		var expires time.Time
-		var verified *time.Time
-		err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT ip, tries, expires_at, verified_at FROM auth_mfa_challenges
-			WHERE id = ? AND factor_id = ?`), v.ChallengeID, v.FactorID).Scan(&ip, &tries, s.d.timeDest(&expires), nullTimeDest(&verified))
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			outcome = auth.ErrChallengeNotFound
-			return nil
-		case err != nil:
-			return err
-		case verified != nil || ip != v.IP:
-			outcome = auth.ErrChallengeIPMismatch
-			return nil
-		case !v.Now.Before(expires):
-			outcome = auth.ErrChallengeExpired
-			_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_challenges WHERE id = ?`), v.ChallengeID)
+		if d, err = v.Decide(a); err != nil {
 			return err
 		}
-		if until := failures.LockedUntil(v.Now); !until.IsZero() {
-			outcome = &auth.FactorLockedError{Until: until}
-			return nil
+		if d.Refused == nil && d.Raised == nil {
+			return errors.New("the decision neither refuses the code nor raises the session")
 		}
-		step, ok, err := v.Check(secret, lastStep)
-		if err != nil {
+		if err := s.applyFactorDecision(ctx, tx, v, d); err != nil || d.Raised == nil {
 			return err
 		}
-		if !ok {
-			outcome = auth.ErrVerificationFailed
-			return s.countWrongCode(ctx, tx, v, tries, failures)
-		}
-		sess, err = s.scanSession(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ? AND user_id = ?`),
-			v.SessionID, v.UserID))
-		if errors.Is(err, sql.ErrNoRows) {
-			outcome = auth.ErrSessionNotFound
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		sess.AAL, sess.FactorID = "aal2", v.FactorID
-		sess.AMR = append([]auth.AMREntry{v.AMR}, slices.DeleteFunc(sess.AMR, func(e auth.AMREntry) bool { return e.Method == v.AMR.Method })...)
-		amr, err := json.Marshal(sess.AMR)
-		if err != nil {
-			return err
-		}
-		for _, st := range []struct {
-			q    string
-			args []any
-		}{
-			{`UPDATE auth_mfa_challenges SET verified_at = ? WHERE id = ?`, []any{s.d.timeArg(v.Now), v.ChallengeID}},
-			{`UPDATE auth_mfa_factors SET status = ?, last_used_step = ?, updated_at = ? WHERE id = ?`,
-				[]any{auth.FactorVerified, step, s.d.timeArg(v.Now), v.FactorID}},
-			{`DELETE FROM auth_mfa_factors WHERE user_id = ? AND status <> ? AND factor_type = ?`,
-				[]any{v.UserID, auth.FactorVerified, auth.FactorTOTP}},
-			{`UPDATE auth_sessions SET aal = ?, amr = ?, factor_id = ? WHERE id = ?`, []any{sess.AAL, string(amr), sess.FactorID, sess.ID}},
-			{`UPDATE auth_refresh_tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL`, []any{s.d.timeArg(v.Now), sess.ID}},
-			{`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)`, []any{v.RefreshHash, sess.ID, s.d.timeArg(v.Now)}},
-		} {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(st.q), st.args...); err != nil {
-				return err
-			}
-		}
-		// The user's sessions below aal2 end, as in GoTrue.
-		if err := s.endSessions(ctx, tx, `user_id = ? AND aal <> 'aal2'`, v.UserID); err != nil {
-			return err
-		}
-		if u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE id = ?`), v.UserID)); err != nil {
-			return err
-		}
-		if u.Factors, err = s.userFactors(ctx, tx, u.ID); err != nil {
-			return err
-		}
-		return s.audit(ctx, tx, v.Audit)
+		u, err = s.userWhere(ctx, tx, `id = ?`, v.UserID)
+		return err
 	})
-	if err != nil {
-		return sess, u, err
+	switch {
+	case err != nil:
+		return auth.Session{}, auth.User{}, err
+	case d.Refused != nil:
+		return auth.Session{}, auth.User{}, d.Refused
 	}
-	return sess, u, outcome
+	return d.Raised.Session, u, nil
 }
 
-// countWrongCode counts a wrong code against the challenge (the last try
-// ends it) and the factor, and logs it; the code that locks the factor out
-// also logs v.Locked and queues v.LockedMail.
-func (s *DB) countWrongCode(ctx context.Context, tx *sql.Tx, v auth.FactorVerification, tries int, failures auth.FactorFailures) error {
-	q := `UPDATE auth_mfa_challenges SET tries = tries + 1 WHERE id = ?`
-	if tries+1 >= v.MaxTries {
-		q = `DELETE FROM auth_mfa_challenges WHERE id = ?`
+// factorAttempt reads v's factor (FOR UPDATE) with its wrong codes, its
+// challenge and its session; it stops at the first that is missing.
+func (s *DB) factorAttempt(ctx context.Context, tx *sql.Tx, v auth.FactorVerification) (auth.FactorAttempt, error) {
+	var a auth.FactorAttempt
+	var f auth.Factor
+	var failedSince *time.Time
+	err := s.scanFactor(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+factorColumns+`, failed_codes, failed_since FROM auth_mfa_factors
+		WHERE id = ? AND user_id = ?`+s.d.forUpdate), v.FactorID, v.UserID), &f, &a.Failures.Count, nullTimeDest(&failedSince))
+	if err != nil {
+		return a, noRowsIsNil(err)
 	}
-	if _, err := tx.ExecContext(ctx, s.d.rebind(q), v.ChallengeID); err != nil {
-		return err
+	a.Factor = &f
+	if failedSince != nil {
+		a.Failures.Since = *failedSince
 	}
-	failures, locks := failures.Add(v.Now)
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_factors SET failed_codes = ?, failed_since = ? WHERE id = ?`),
-		failures.Count, s.d.timeArg(failures.Since), v.FactorID); err != nil {
-		return err
+	c := auth.Challenge{ID: v.ChallengeID, FactorID: v.FactorID}
+	err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT ip, tries, created_at, expires_at, verified_at FROM auth_mfa_challenges
+		WHERE id = ? AND factor_id = ?`), v.ChallengeID, v.FactorID).
+		Scan(&c.IP, &c.Tries, s.d.timeDest(&c.CreatedAt), s.d.timeDest(&c.ExpiresAt), nullTimeDest(&c.VerifiedAt))
+	if err != nil {
+		return a, noRowsIsNil(err)
 	}
-	if err := s.audit(ctx, tx, v.Failure); err != nil || !locks {
-		return err
+	a.Challenge = &c
+	sess, err := s.scanSession(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ? AND user_id = ?`),
+		v.SessionID, v.UserID))
+	if err != nil {
+		return a, noRowsIsNil(err)
 	}
-	if v.LockedMail != nil {
-		if err := s.queueMail(ctx, tx, *v.LockedMail, v.Now); err != nil {
+	a.Session = &sess
+	return a, nil
+}
+
+// noRowsIsNil is err, or nil for sql.ErrNoRows.
+func noRowsIsNil(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return err
+}
+
+// challengeWrites are the statements of the fates of a challenge (id, then
+// the time for ChallengeUsed).
+var challengeWrites = map[auth.ChallengeFate]string{
+	auth.ChallengeTried:   `UPDATE auth_mfa_challenges SET tries = tries + 1 WHERE id = ?`,
+	auth.ChallengeDropped: `DELETE FROM auth_mfa_challenges WHERE id = ?`,
+	auth.ChallengeUsed:    `UPDATE auth_mfa_challenges SET verified_at = ? WHERE id = ?`,
+}
+
+// applyFactorDecision writes d, the decision on v.
+func (s *DB) applyFactorDecision(ctx context.Context, tx *sql.Tx, v auth.FactorVerification, d auth.FactorDecision) error {
+	if q, ok := challengeWrites[d.Challenge]; ok {
+		args := []any{v.ChallengeID}
+		if d.Challenge == auth.ChallengeUsed {
+			args = []any{s.d.timeArg(v.Now), v.ChallengeID}
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(q), args...); err != nil {
 			return err
 		}
 	}
-	return s.audit(ctx, tx, v.Locked)
+	if d.Failures != nil {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_factors SET failed_codes = ?, failed_since = ? WHERE id = ?`),
+			d.Failures.Count, s.d.timeArg(d.Failures.Since), v.FactorID); err != nil {
+			return err
+		}
+	}
+	if d.Raised != nil {
+		if err := s.raiseSession(ctx, tx, *d.Raised, v.Now); err != nil {
+			return err
+		}
+	}
+	if d.Mail != nil {
+		if err := s.queueMail(ctx, tx, *d.Mail, v.Now, ""); err != nil {
+			return err
+		}
+	}
+	for _, e := range d.Audit {
+		if err := s.audit(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// raiseSession writes r (auth.RaisedSession says what that is).
+func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r auth.RaisedSession, now time.Time) error {
+	sess := r.Session
+	amr, err := json.Marshal(sess.AMR)
+	if err != nil {
+		return err
+	}
+	for _, st := range []struct {
+		q    string
+		args []any
+	}{
+		{`UPDATE auth_mfa_factors SET status = ?, last_used_step = ?, updated_at = ? WHERE id = ?`,
+			[]any{auth.FactorVerified, r.Step, s.d.timeArg(now), sess.FactorID}},
+		{`DELETE FROM auth_mfa_factors WHERE user_id = ? AND status <> ? AND factor_type = ?`,
+			[]any{sess.UserID, auth.FactorVerified, auth.FactorTOTP}},
+		{`UPDATE auth_sessions SET aal = ?, amr = ?, factor_id = ? WHERE id = ?`, []any{sess.AAL, string(amr), sess.FactorID, sess.ID}},
+		{`UPDATE auth_refresh_tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL`, []any{s.d.timeArg(now), sess.ID}},
+		{`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)`, []any{r.RefreshHash, sess.ID, s.d.timeArg(now)}},
+	} {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(st.q), st.args...); err != nil {
+			return err
+		}
+	}
+	return s.endSessions(ctx, tx, `user_id = ? AND aal <> 'aal2'`, sess.UserID)
 }
 
 // DeleteFactor implements auth.Store.

@@ -118,10 +118,14 @@ func (s *DB) ListOutbox(ctx context.Context) ([]OutboxEntry, error) {
 	return out, err
 }
 
-// queueMail adds mail to the outbox, to be sent from now on.
-func (s *DB) queueMail(ctx context.Context, tx *sql.Tx, mail notify.Email, now time.Time) error {
+// queueMail adds mail to the outbox, to be sent from now on; the
+// notification of a contact message names it (contactMessageID), others
+// pass "".
+func (s *DB) queueMail(ctx context.Context, tx *sql.Tx, mail notify.Email, now time.Time, contactMessageID string) error {
 	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
-		(mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-		mail.From, strings.Join(mail.To, "\n"), mail.ReplyTo, mail.Subject, mail.Body, s.d.timeArg(now), s.d.timeArg(now))
+		(contact_message_id, mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		nullIfEmpty(contactMessageID), mail.From, strings.Join(mail.To, "\n"), mail.ReplyTo, mail.Subject, mail.Body,
+		s.d.timeArg(now), s.d.timeArg(now))
 	return err
 }

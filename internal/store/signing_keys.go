@@ -12,7 +12,7 @@ import (
 // EnsureSigningKey implements auth.Store. Servers starting at once against
 // one PostgreSQL take turns, so only the first one's candidate is kept.
 func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([]auth.SigningKey, error) {
-	var keys []auth.SigningKey
+	var keys signingKeys
 	err := s.write(ctx, "ensure signing key", func(tx *sql.Tx) error {
 		if s.d.lockMigrations != "" {
 			if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
@@ -24,24 +24,11 @@ func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([
 			return err
 		}
 		if n == 0 {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_signing_keys (kid, algorithm, private_key, created_at)
-				VALUES (?, ?, ?, ?)`), candidate.KID, candidate.Algorithm, candidate.PrivateKey, s.d.timeArg(candidate.CreatedAt)); err != nil {
+			if err := s.insertSigningKey(ctx, tx, candidate); err != nil {
 				return err
 			}
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT kid, algorithm, private_key, created_at FROM auth_signing_keys ORDER BY created_at DESC, kid`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var k auth.SigningKey
-			if err := rows.Scan(&k.KID, &k.Algorithm, &k.PrivateKey, s.d.timeDest(&k.CreatedAt)); err != nil {
-				return err
-			}
-			keys = append(keys, k)
-		}
-		return rows.Err()
+		return s.txQuery(ctx, tx, signingKeysQuery, nil, keys.scan(s))
 	})
 	return keys, err
 }
@@ -49,26 +36,37 @@ func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([
 // AddSigningKey stores a new signing key; being the newest, it signs from
 // the next time the servers read the keys.
 func (s *DB) AddSigningKey(ctx context.Context, k auth.SigningKey) error {
-	return s.write(ctx, "add signing key", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_signing_keys (kid, algorithm, private_key, created_at)
-			VALUES (?, ?, ?, ?)`), k.KID, k.Algorithm, k.PrivateKey, s.d.timeArg(k.CreatedAt))
-		return err
-	})
+	return s.write(ctx, "add signing key", func(tx *sql.Tx) error { return s.insertSigningKey(ctx, tx, k) })
+}
+
+func (s *DB) insertSigningKey(ctx context.Context, tx *sql.Tx, k auth.SigningKey) error {
+	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_signing_keys (kid, algorithm, private_key, created_at)
+		VALUES (?, ?, ?, ?)`), k.KID, k.Algorithm, k.PrivateKey, s.d.timeArg(k.CreatedAt))
+	return err
 }
 
 // ListSigningKeys returns every signing key, newest first.
 func (s *DB) ListSigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
-	var keys []auth.SigningKey
-	err := s.query(ctx, "list signing keys", `SELECT kid, algorithm, private_key, created_at FROM auth_signing_keys
-		ORDER BY created_at DESC, kid`, nil, func(rows *sql.Rows) error {
+	var keys signingKeys
+	err := s.query(ctx, "list signing keys", signingKeysQuery, nil, keys.scan(s))
+	return keys, err
+}
+
+// signingKeysQuery selects every signing key, newest first.
+const signingKeysQuery = `SELECT kid, algorithm, private_key, created_at FROM auth_signing_keys ORDER BY created_at DESC, kid`
+
+// signingKeys gathers the rows of signingKeysQuery.
+type signingKeys []auth.SigningKey
+
+func (keys *signingKeys) scan(s *DB) func(*sql.Rows) error {
+	return func(rows *sql.Rows) error {
 		var k auth.SigningKey
 		if err := rows.Scan(&k.KID, &k.Algorithm, &k.PrivateKey, s.d.timeDest(&k.CreatedAt)); err != nil {
 			return err
 		}
-		keys = append(keys, k)
+		*keys = append(*keys, k)
 		return nil
-	})
-	return keys, err
+	}
 }
 
 // ReplaceSigningKey implements auth.SealingStore: it stores next as kid's

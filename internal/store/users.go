@@ -97,14 +97,21 @@ func (s *DB) FindUserByID(ctx context.Context, id string) (auth.User, error) {
 
 const userColumns = `id, email, user_metadata, created_at, updated_at, email_confirmed_at, last_sign_in_at`
 
+// userWhere reads the user that where (a condition of this package, with
+// arg) selects, with their factors; sql.ErrNoRows for no one.
+func (s *DB) userWhere(ctx context.Context, q queryer, where string, arg any) (auth.User, error) {
+	u, err := s.scanUser(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE `+where), arg))
+	if err == nil {
+		u.Factors, err = s.userFactors(ctx, q, u.ID)
+	}
+	return u, err
+}
+
 func (s *DB) findUser(ctx context.Context, op, where string, arg any) (auth.User, error) {
 	if err := s.ready(ctx); err != nil {
 		return auth.User{}, fmt.Errorf("%s: %w", op, err)
 	}
-	u, err := s.scanUser(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE `+where), arg))
-	if err == nil {
-		u.Factors, err = s.userFactors(ctx, s.db, u.ID)
-	}
+	u, err := s.userWhere(ctx, s.db, where, arg)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return u, auth.ErrNotFound
