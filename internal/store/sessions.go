@@ -109,10 +109,9 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 	}
 	if !su.found {
 		su.found, su.sess, u.ID = true, row, row.UserID
-		if err := json.Unmarshal([]byte(meta), &u.UserMetadata); err != nil {
-			return fmt.Errorf("user %s metadata: %w", u.ID, err)
+		if u.UserMetadata, err = decodeMetadata(u.ID, meta); err != nil {
+			return err
 		}
-		u.UserMetadata = nonNilMap(u.UserMetadata)
 	}
 	if f.id != nil {
 		u.Factors = append(u.Factors, auth.Factor{ID: *f.id, UserID: u.ID, FriendlyName: *f.name, FactorType: *f.typ,

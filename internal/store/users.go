@@ -129,11 +129,17 @@ func (s *DB) scanUser(row scanner) (auth.User, error) {
 	if err != nil {
 		return u, err
 	}
-	if err := json.Unmarshal([]byte(meta), &u.UserMetadata); err != nil {
-		return u, fmt.Errorf("user %s metadata: %w", u.ID, err)
+	u.UserMetadata, err = decodeMetadata(u.ID, meta)
+	return u, err
+}
+
+// decodeMetadata decodes the user_metadata column of userID: never nil.
+func decodeMetadata(userID, meta string) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(meta), &m); err != nil {
+		return nil, fmt.Errorf("user %s metadata: %w", userID, err)
 	}
-	u.UserMetadata = nonNilMap(u.UserMetadata)
-	return u, nil
+	return nonNilMap(m), nil
 }
 
 func nonNilMap(m map[string]any) map[string]any {
