@@ -126,6 +126,21 @@ const (
 	ActionFactorRemoved  = "factor_unenrolled"
 )
 
+// FailedTry is the audit entry of a try of a one-time code that the store
+// refused with refused (ErrCodeInvalid, ErrPKCERequired, …): e, of the
+// code's user when there was a code (userID), and saying why when there is
+// more to say than a wrong code. The store writes it in the try's
+// transaction: a failed try is logged there and only there.
+func FailedTry(e AuditEntry, userID string, refused error) AuditEntry {
+	if userID != "" {
+		e.UserID = userID
+	}
+	if errors.Is(refused, ErrPKCERequired) {
+		e.Detail = "pkce link without its verifier"
+	}
+	return e
+}
+
 // Errors the store returns.
 var (
 	ErrNotFound              = errors.New("not found")
@@ -172,11 +187,14 @@ type Store interface {
 	// QueueCode replaces the user's live code of c's purpose with c and
 	// queues mail (when not nil) in the outbox, in one transaction.
 	QueueCode(ctx context.Context, c Code, mail *notify.Email, audit AuditEntry) error
+	// The Consume methods are tries of a one-time code. A try that does
+	// not use the code adds FailedTry(failure, …) to the audit log in its
+	// transaction.
+
 	// ConsumeCode uses the user's live code of purpose if its hash is
 	// codeHash (compared in constant time) and it has not expired nor been
 	// tried maxTries times (every try counts, and the last one kills the
-	// code's link too). It returns ErrCodeInvalid otherwise, after adding
-	// failure to the audit log in the same transaction.
+	// code's link too). It returns ErrCodeInvalid otherwise.
 	ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure AuditEntry) error
 	// ConsumeCodeByEmail is ConsumeCode for the member of staff with the
 	// address email, the code checked by match(userID, codeHash); it
@@ -188,8 +206,8 @@ type Store interface {
 	// ConsumeEmailChange uses the live e-mail change code sent to email (or
 	// of the user whose address email still is) when match(userID, hash)
 	// holds for it, and makes its new address the user's; ErrCodeInvalid
-	// (every try counts, failure is logged), or ErrExists when the new
-	// address became someone else's meanwhile.
+	// (every try counts), or ErrExists when the new address became someone
+	// else's meanwhile (the code is used: not a failed try).
 	ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
 		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
 	// ConsumeLink uses the live code of purpose whose link hash is linkHash
@@ -197,13 +215,13 @@ type Store interface {
 	// maxTries times). The link of an e-mail change code makes its new
 	// address the user's. A code with a PKCE challenge is left untouched:
 	// ErrPKCERequired.
-	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int) (userID string, err error)
+	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure AuditEntry) (userID string, err error)
 	// ConsumePKCE uses the code with a challenge whose link hash is
 	// linkHash when verifier(challenge, method) holds, and returns its user.
 	// ErrNotFound for no such live code, ErrFlowStateExpired for one that
 	// expired, ErrBadCodeVerifier (counted as a wrong try) otherwise.
 	ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
-		verifier func(challenge, method string) bool) (userID string, err error)
+		verifier func(challenge, method string) bool, failure AuditEntry) (userID string, err error)
 
 	// StartSession stores s with its first refresh token and records the
 	// sign-in on the user.
@@ -235,21 +253,13 @@ type Store interface {
 	// CreateChallenge stores c and notes when its factor was challenged;
 	// ErrNotFound when the factor is gone.
 	CreateChallenge(ctx context.Context, c Challenge, audit AuditEntry) error
-	// VerifyFactor checks a TOTP code against a challenge and, when it is
-	// right, in one transaction: uses up the challenge, marks the factor
-	// verified, raises the session to aal2 with v.AMR, rotates its refresh
-	// token to v.RefreshHash, ends the user's other aal1 sessions and
-	// removes their other unverified factors. A wrong code counts against
-	// the challenge and the factor's FactorFailures; a factor locked out
-	// answers *FactorLockedError without checking the code.
-	// ErrChallengeNotFound, ErrChallengeIPMismatch, ErrChallengeExpired,
-	// ErrVerificationFailed, ErrSessionNotFound as named. Two verifications
-	// of one factor never interleave.
+	// VerifyFactor reads, in one transaction, the FactorAttempt of v: the
+	// factor, its row locked (two verifications of one factor never
+	// interleave), the challenge and the session. It writes what v.Decide
+	// says and returns the raised session with its user (and factors), or
+	// the decision's refusal.
 	VerifyFactor(ctx context.Context, v FactorVerification) (Session, User, error)
 	// DeleteFactor removes the user's factor and lowers to aal1 the sessions
 	// it raised; ErrNotFound when there is no such factor.
 	DeleteFactor(ctx context.Context, userID, factorID string, audit AuditEntry) error
-
-	// Audit appends e to the audit log.
-	Audit(ctx context.Context, e AuditEntry) error
 }

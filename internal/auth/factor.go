@@ -3,6 +3,7 @@ package auth
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"studio/internal/notify"
@@ -40,10 +41,15 @@ type Challenge struct {
 	IP        string
 	CreatedAt time.Time
 	ExpiresAt time.Time
+	// Tries are the wrong codes it got; VerifiedAt is set when a right one
+	// used it up. The store keeps both.
+	Tries      int
+	VerifiedAt *time.Time
 }
 
-// FactorVerification is what VerifyFactor needs to raise a session to aal2
-// with a TOTP code.
+// FactorVerification is one TOTP code against a challenge, to raise a
+// session to aal2: the rows the store's VerifyFactor reads, and the policy
+// (Decide) that says what it writes.
 type FactorVerification struct {
 	UserID, FactorID, ChallengeID, SessionID, IP string
 	Now                                          time.Time
@@ -62,6 +68,106 @@ type FactorVerification struct {
 	// code that locks the factor out (FactorFailures.Add).
 	Locked     AuditEntry
 	LockedMail *notify.Email
+}
+
+// FactorAttempt is what VerifyFactor read for a FactorVerification, in its
+// transaction: the factor (nil when the user has no such factor; its row is
+// locked, so that the verifications of one factor run one after the other)
+// with its wrong codes, the challenge (nil when the factor has no such
+// challenge) and the session (nil when it ended).
+type FactorAttempt struct {
+	Factor    *Factor
+	Failures  FactorFailures
+	Challenge *Challenge
+	Session   *Session
+}
+
+// FactorDecision is what VerifyFactor writes, in the transaction that read
+// the FactorAttempt.
+type FactorDecision struct {
+	// Refused is the answer when the code does not raise the session
+	// (ErrChallengeNotFound, *FactorLockedError, …); nil when it does.
+	Refused error
+	// Challenge is what becomes of the challenge.
+	Challenge ChallengeFate
+	// Failures, when not nil, are the factor's wrong codes from now on.
+	Failures *FactorFailures
+	// Raised, for a right code, is the session raised to aal2.
+	Raised *RaisedSession
+	// Audit is logged, in order; Mail, when not nil, queued.
+	Audit []AuditEntry
+	Mail  *notify.Email
+}
+
+// ChallengeFate is what a verification does to its challenge.
+type ChallengeFate int
+
+// The fates of a challenge.
+const (
+	ChallengeKept    ChallengeFate = iota
+	ChallengeTried                 // a wrong code: one more try
+	ChallengeDropped               // expired, or its last try
+	ChallengeUsed                  // a right code: verified
+)
+
+// RaisedSession is a session raised to aal2 by a right code of a factor.
+// The factor becomes verified, with Step its last used time step; the
+// session gets a new refresh token of hash RefreshHash (the others are
+// revoked); the user's sessions below aal2 end, and their other unverified
+// TOTP factors go, as in GoTrue.
+type RaisedSession struct {
+	Session     Session
+	Step        int64
+	RefreshHash string
+}
+
+// Decide is the policy of a TOTP code against a challenge: the challenge
+// must be the factor's, asked for from v.IP, not used nor expired (an
+// expired one is dropped); a factor locked out checks no code; a wrong code
+// counts against the challenge (the MaxTries-th drops it) and the factor
+// (FactorFailures: the one that locks it out is logged and mailed); a right
+// one raises the session. An error (a secret that cannot be opened) undoes
+// the transaction.
+func (v FactorVerification) Decide(a FactorAttempt) (FactorDecision, error) {
+	switch {
+	case a.Factor == nil || a.Challenge == nil:
+		return FactorDecision{Refused: ErrChallengeNotFound}, nil
+	case a.Challenge.VerifiedAt != nil || a.Challenge.IP != v.IP:
+		return FactorDecision{Refused: ErrChallengeIPMismatch}, nil
+	case !v.Now.Before(a.Challenge.ExpiresAt):
+		return FactorDecision{Refused: ErrChallengeExpired, Challenge: ChallengeDropped}, nil
+	}
+	if until := a.Failures.LockedUntil(v.Now); !until.IsZero() {
+		return FactorDecision{Refused: &FactorLockedError{Until: until}}, nil
+	}
+	step, ok, err := v.Check(a.Factor.Secret, a.Factor.LastUsedStep)
+	switch {
+	case err != nil:
+		return FactorDecision{}, err
+	case !ok:
+		return v.wrongCode(a), nil
+	case a.Session == nil:
+		return FactorDecision{Refused: ErrSessionNotFound}, nil
+	}
+	sess := *a.Session
+	sess.AAL, sess.FactorID = aal2, v.FactorID
+	sess.AMR = append([]AMREntry{v.AMR}, slices.DeleteFunc(sess.AMR, func(e AMREntry) bool { return e.Method == v.AMR.Method })...)
+	return FactorDecision{Challenge: ChallengeUsed, Raised: &RaisedSession{Session: sess, Step: step, RefreshHash: v.RefreshHash},
+		Audit: []AuditEntry{v.Audit}}, nil
+}
+
+// wrongCode is the decision on a wrong code.
+func (v FactorVerification) wrongCode(a FactorAttempt) FactorDecision {
+	failures, locks := a.Failures.Add(v.Now)
+	d := FactorDecision{Refused: ErrVerificationFailed, Challenge: ChallengeTried, Failures: &failures, Audit: []AuditEntry{v.Failure}}
+	if a.Challenge.Tries+1 >= v.MaxTries {
+		d.Challenge = ChallengeDropped
+	}
+	if locks {
+		d.Audit = append(d.Audit, v.Locked)
+		d.Mail = v.LockedMail
+	}
+	return d
 }
 
 // Someone who guesses TOTP codes is stopped per factor, whatever address

@@ -75,7 +75,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 	audit.Detail = "pkce"
 	userID, err := "", error(ErrNotFound)
 	if len(p.AuthCode) <= maxTokenLength && len(p.CodeVerifier) <= maxChallengeLength {
-		userID, err = s.store.ConsumePKCE(ctx, LinkHash(p.AuthCode), now, MaxCodeTries, verifies(p.CodeVerifier))
+		userID, err = s.store.ConsumePKCE(ctx, LinkHash(p.AuthCode), now, MaxCodeTries, verifies(p.CodeVerifier), audit)
 	}
 	var e *apiError
 	switch {
@@ -90,10 +90,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if e != nil {
-		s.countSignIn(e.code)
-		if aerr := s.store.Audit(ctx, audit); aerr != nil {
-			s.cfg.Logger.Error("auth: audit", "err", aerr)
-		}
+		s.countSignIn(e.code) // the store logged the failed try
 		writeError(w, r, e)
 		return
 	}

@@ -30,7 +30,8 @@ var verifyTypes = map[string]string{
 }
 
 // maxTokenLength bounds a typed code or a link's token_hash; longer ones are
-// wrong without hashing them.
+// wrong without hashing them. A link's longer token_hash is refused before
+// any try, so, like other malformed requests, it is not in the audit log.
 const maxTokenLength = 128
 
 // handleVerify handles POST /auth/v1/verify: {email, token, type} or
@@ -75,11 +76,12 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
+	// The entry of a failed try (the store logs it: FailedTry), and the
+	// base of the sign-in's.
 	audit := s.audit(r, ActionLoginFailed)
 
 	var userID, method string
 	var err error
-	failure := &audit
 	if p.Token != "" {
 		email, e := normalizeEmail(p.Email)
 		if e != nil {
@@ -87,7 +89,6 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		method, audit.Email = "otp", email
-		failure = nil // logged by the store
 		if purpose == PurposeEmailChange {
 			userID, err = s.store.ConsumeEmailChange(ctx, email, now, MaxCodeTries, codeMatches(p.Token), audit)
 		} else {
@@ -100,11 +101,12 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	} else {
 		method, err = p.Type, ErrCodeInvalid
 		if len(p.TokenHash) <= maxTokenLength {
-			userID, err = s.store.ConsumeLink(ctx, LinkHash(p.TokenHash), purpose, now, MaxCodeTries)
+			userID, err = s.store.ConsumeLink(ctx, LinkHash(p.TokenHash), purpose, now, MaxCodeTries, audit)
 		}
 	}
 	var u User
 	if err == nil {
+		// A user removed since the code was used: not a failed try.
 		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, ErrNotFound) {
 			err = ErrCodeInvalid
 		}
@@ -116,7 +118,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 			s.waitFloor(r, started)
 		}
 	}
-	if s.verifyFailed(w, r, err, failure, msg) {
+	if s.verifyFailed(w, r, err, msg) {
 		return
 	}
 	s.startSession(w, r, u, method, audit)
@@ -155,30 +157,19 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, m
 }
 
 // verifyFailed answers a failed verification, 403 otp_expired with msg
-// (400 flow_state_not_found for a PKCE link), and adds audit, when not
-// nil, to the audit log; it returns false when err is nil.
-func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error, audit *AuditEntry, msg string) bool {
+// (400 flow_state_not_found for a PKCE link); it returns false when err is
+// nil. The store logged the failed try.
+func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error, msg string) bool {
 	switch {
 	case err == nil:
 		return false
 	case errors.Is(err, ErrCodeInvalid):
 		s.countSignIn(codeOTPExpired)
-		if audit != nil {
-			if aerr := s.store.Audit(r.Context(), *audit); aerr != nil {
-				s.cfg.Logger.Error("auth: audit", "err", aerr)
-			}
-		}
 		writeError(w, r, newError(http.StatusForbidden, codeOTPExpired, "%s", msg))
 	case errors.Is(err, ErrPKCERequired):
 		// GoTrue's answer when /verify meets a PKCE flow it cannot
 		// complete; the code stays for its verifier.
 		s.countSignIn(codeFlowStateNotFound)
-		if audit != nil {
-			audit.Detail = "pkce link without its verifier"
-			if aerr := s.store.Audit(r.Context(), *audit); aerr != nil {
-				s.cfg.Logger.Error("auth: audit", "err", aerr)
-			}
-		}
 		writeError(w, r, newError(http.StatusBadRequest, codeFlowStateNotFound,
 			"No associated flow state found. This link was asked for with PKCE: exchange its code with the code verifier (grant_type=pkce)"))
 	default:

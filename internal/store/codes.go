@@ -1,0 +1,274 @@
+package store
+
+import (
+	"context"
+	"crypto/subtle"
+	"database/sql"
+	"errors"
+	"time"
+
+	"studio/internal/auth"
+	"studio/internal/notify"
+)
+
+// One-time codes of the staff sign-in (package auth): the codes and links
+// mailed or printed, their PKCE challenges, and the per-address limit on
+// the mails that carry them.
+
+// ClaimEmailSend implements auth.Store. Rows older than a day are pruned
+// on the way, so the table holds only recent addresses.
+func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
+	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
+	var retry time.Duration
+	err := s.write(ctx, "claim e-mail send", func(tx *sql.Tx) error {
+		var last time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT last_sent_at FROM auth_email_sends WHERE address_hash = ?`), addressHash).
+			Scan(s.d.timeDest(&last))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return err
+		case now.Sub(last) < interval:
+			retry = interval - now.Sub(last)
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_email_sends WHERE last_sent_at < ?`),
+			s.d.timeArg(now.Add(-24*time.Hour))); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_email_sends (address_hash, last_sent_at) VALUES (?, ?)
+			ON CONFLICT (address_hash) DO UPDATE SET last_sent_at = excluded.last_sent_at`),
+			addressHash, s.d.timeArg(now)); err != nil {
+			return err
+		}
+		if code == nil {
+			return nil
+		}
+		return s.issueCode(ctx, tx, *code, mail, audit)
+	})
+	if err != nil {
+		return 0, err
+	}
+	if retry > 0 {
+		return retry, auth.ErrEmailSendRateExceeded
+	}
+	return 0, nil
+}
+
+// QueueCode implements auth.Store.
+func (s *DB) QueueCode(ctx context.Context, c auth.Code, mail *notify.Email, audit auth.AuditEntry) error {
+	return s.write(ctx, "queue code", func(tx *sql.Tx) error { return s.issueCode(ctx, tx, c, mail, audit) })
+}
+
+// CreateCode implements auth.Store.
+func (s *DB) CreateCode(ctx context.Context, c auth.Code, audit auth.AuditEntry) error {
+	return s.write(ctx, "create code", func(tx *sql.Tx) error { return s.issueCode(ctx, tx, c, nil, audit) })
+}
+
+// issueCode replaces the user's live code of c's purpose with c, queues
+// mail when not nil, and logs audit.
+func (s *DB) issueCode(ctx context.Context, tx *sql.Tx, c auth.Code, mail *notify.Email, audit auth.AuditEntry) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_one_time_codes WHERE user_id = ? AND purpose = ?`),
+		c.UserID, c.Purpose); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_one_time_codes
+		(user_id, purpose, code_hash, link_hash, created_at, expires_at, code_challenge, code_challenge_method, new_email)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		c.UserID, c.Purpose, c.CodeHash, c.LinkHash, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt),
+		c.CodeChallenge, c.CodeChallengeMethod, c.NewEmail); err != nil {
+		return err
+	}
+	if mail != nil {
+		if err := s.queueMail(ctx, tx, *mail, c.CreatedAt, ""); err != nil {
+			return err
+		}
+	}
+	return s.audit(ctx, tx, audit)
+}
+
+// A try of a code is one transaction: it finds the code, counts the try
+// when the code's rules say so, uses the code when it is right, and logs
+// the failure otherwise (tryCode). The failure's audit entry is auth's
+// (auth.FailedTry); it is written here and only here.
+
+// codeTry is the result of one try of a code.
+type codeTry struct {
+	userID  string // the code's user; "" when no live code was found
+	refused error  // why the code was not used (auth.ErrCodeInvalid, …); nil when it was
+}
+
+// tryCode runs try in a transaction and, when it refuses the code, logs
+// failure (auth.FailedTry) in the same transaction. It returns the user of
+// the code used, or the refusal.
+func (s *DB) tryCode(ctx context.Context, op string, failure auth.AuditEntry, try func(tx *sql.Tx) (codeTry, error)) (string, error) {
+	var t codeTry
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
+		var err error
+		if t, err = try(tx); err != nil || t.refused == nil {
+			return err
+		}
+		return s.audit(ctx, tx, auth.FailedTry(failure, t.userID, t.refused))
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case t.refused != nil:
+		return "", t.refused
+	}
+	return t.userID, nil
+}
+
+// ConsumeCode implements auth.Store. Each try is one conditional UPDATE
+// (consumeCode), so concurrent tries never compare more than maxTries.
+func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
+	match := func(_, stored string) bool { return subtle.ConstantTimeCompare([]byte(stored), []byte(codeHash)) == 1 }
+	_, err := s.consumeCode(ctx, "consume code", `user_id = ? AND purpose = ?`, []any{userID, purpose},
+		now, maxTries, match, failure, nil)
+	return err
+}
+
+// ConsumeCodeByEmail implements auth.Store.
+func (s *DB) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
+	return s.consumeCode(ctx, "consume code", `user_id = (SELECT id FROM auth_users WHERE email = ?) AND purpose = ?`,
+		[]any{email, purpose}, now, maxTries, match, failure, nil)
+}
+
+// ConsumeEmailChange implements auth.Store.
+func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
+	var exists bool
+	userID, err := s.consumeCode(ctx, "consume e-mail change code", `id = (SELECT c.id FROM auth_one_time_codes c
+			WHERE c.purpose = ? AND c.used_at IS NULL AND c.expires_at > ? AND c.tries < ?
+			AND (c.new_email = ? OR c.user_id IN (SELECT id FROM auth_users WHERE email = ?))
+			ORDER BY c.id DESC LIMIT 1)`,
+		[]any{auth.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email}, now, maxTries, match, failure,
+		func(tx *sql.Tx, userID, newEmail string) error {
+			changed, err := s.changeEmail(ctx, tx, userID, newEmail, now)
+			exists = !changed
+			return err
+		})
+	if err == nil && exists {
+		return userID, auth.ErrExists
+	}
+	return userID, err
+}
+
+// consumeCode counts a try on the live code that owner (a condition with
+// args) selects and uses it when match(userID, its hash) holds, then calls
+// then (when not nil) in the same transaction; otherwise it logs failure
+// and returns auth.ErrCodeInvalid. The try is one UPDATE that touches one
+// row or none, followed by the same audit insert whether or not there was
+// a code, so the time taken does not tell whether an address is staff's.
+// A code tried maxTries times is dead, its link too (ConsumeLink).
+func (s *DB) consumeCode(ctx context.Context, op, owner string, args []any, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool, failure auth.AuditEntry,
+	then func(tx *sql.Tx, userID, newEmail string) error) (string, error) {
+	return s.tryCode(ctx, op, failure, func(tx *sql.Tx) (codeTry, error) {
+		var t codeTry
+		var id int64
+		var stored, newEmail string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1
+			WHERE `+owner+` AND used_at IS NULL AND expires_at > ? AND tries < ?
+			RETURNING id, user_id, code_hash, new_email`), append(args, s.d.timeArg(now), maxTries)...).
+			Scan(&id, &t.userID, &stored, &newEmail)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return codeTry{refused: auth.ErrCodeInvalid}, nil
+		case err != nil:
+			return t, err
+		case !match(t.userID, stored):
+			t.refused = auth.ErrCodeInvalid
+			return t, nil
+		}
+		if used, err := s.useCode(ctx, tx, id, now); err != nil || !used {
+			t.refused = auth.ErrCodeInvalid // used by a concurrent try
+			return t, err
+		}
+		if then == nil {
+			return t, nil
+		}
+		return t, then(tx, t.userID, newEmail)
+	})
+}
+
+// ConsumeLink implements auth.Store. The hash is looked up by index: it is
+// the hash of 256 random bits, so the lookup's timing tells nothing useful.
+func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure auth.AuditEntry) (string, error) {
+	return s.tryCode(ctx, "consume link", failure, func(tx *sql.Tx) (codeTry, error) {
+		var t codeTry
+		var id int64
+		var newEmail, challenge string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, new_email, code_challenge FROM auth_one_time_codes
+			WHERE link_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? AND tries < ?`),
+			linkHash, purpose, s.d.timeArg(now), maxTries).Scan(&id, &t.userID, &newEmail, &challenge)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return codeTry{refused: auth.ErrCodeInvalid}, nil
+		case err != nil:
+			return t, err
+		case challenge != "":
+			t.refused = auth.ErrPKCERequired // left for its verifier
+			return t, nil
+		}
+		used, err := s.useCode(ctx, tx, id, now)
+		if err == nil && used && purpose == auth.PurposeEmailChange {
+			used, err = s.changeEmail(ctx, tx, t.userID, newEmail, now)
+		}
+		if !used {
+			t.refused = auth.ErrCodeInvalid // used by a concurrent try, or the new address is taken
+		}
+		return t, err
+	})
+}
+
+// ConsumePKCE implements auth.Store. The code's row is read FOR UPDATE, so
+// that concurrent tries of one code count one after the other.
+func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
+	verifier func(challenge, method string) bool, failure auth.AuditEntry) (string, error) {
+	return s.tryCode(ctx, "consume PKCE code", failure, func(tx *sql.Tx) (codeTry, error) {
+		var t codeTry
+		var id int64
+		var challenge, method string
+		var expires time.Time
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
+			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`+s.d.forUpdate),
+			linkHash, maxTries).Scan(&id, &t.userID, &challenge, &method, s.d.timeDest(&expires))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return codeTry{refused: auth.ErrNotFound}, nil
+		case err != nil:
+			return t, err
+		case !now.Before(expires):
+			t.refused = auth.ErrFlowStateExpired
+			return t, nil
+		case !verifier(challenge, method):
+			t.refused = auth.ErrBadCodeVerifier
+			return t, s.countTry(ctx, tx, id)
+		}
+		if used, err := s.useCode(ctx, tx, id, now); err != nil || !used {
+			t.refused = auth.ErrNotFound // used by a concurrent try
+			return t, err
+		}
+		return t, nil
+	})
+}
+
+// countTry counts a wrong try of the code id; tried maxTries times, it is
+// dead (every lookup asks for tries < maxTries).
+func (s *DB) countTry(ctx context.Context, tx *sql.Tx, id int64) error {
+	_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET tries = tries + 1 WHERE id = ?`), id)
+	return err
+}
+
+// useCode marks the code id used; false when a concurrent request did.
+func (s *DB) useCode(ctx context.Context, tx *sql.Tx, id int64, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`),
+		s.d.timeArg(now), id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}

@@ -1,0 +1,240 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"studio/internal/auth"
+)
+
+// Sessions of the staff sign-in (package auth) and their rotating refresh
+// tokens.
+
+// StartSession implements auth.Store.
+func (s *DB) StartSession(ctx context.Context, sess auth.Session, refreshHash string, audit auth.AuditEntry) error {
+	amr, err := json.Marshal(sess.AMR)
+	if err != nil {
+		return fmt.Errorf("start session: %w", err)
+	}
+	return s.write(ctx, "start session", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET last_sign_in_at = ?, updated_at = ?,
+			email_confirmed_at = COALESCE(email_confirmed_at, ?) WHERE id = ?`),
+			s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), sess.UserID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return errors.Join(err, auth.ErrNotFound)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_sessions (id, user_id, created_at, refreshed_at, aal, amr)
+			VALUES (?, ?, ?, ?, ?, ?)`), sess.ID, sess.UserID, s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.RefreshedAt),
+			sess.AAL, string(amr)); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at)
+			VALUES (?, ?, ?)`), refreshHash, sess.ID, s.d.timeArg(sess.CreatedAt)); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, audit)
+	})
+}
+
+const sessionColumns = `id, user_id, created_at, refreshed_at, aal, amr, factor_id`
+
+func (s *DB) scanSession(row scanner, more ...any) (auth.Session, error) {
+	var sess auth.Session
+	var amr string
+	dest := append([]any{&sess.ID, &sess.UserID, s.d.timeDest(&sess.CreatedAt), s.d.timeDest(&sess.RefreshedAt), &sess.AAL, &amr, &sess.FactorID}, more...)
+	if err := row.Scan(dest...); err != nil {
+		return sess, err
+	}
+	if err := json.Unmarshal([]byte(amr), &sess.AMR); err != nil {
+		return sess, fmt.Errorf("session %s amr: %w", sess.ID, err)
+	}
+	return sess, nil
+}
+
+// FindSession returns the session of id; auth.ErrSessionNotFound for one
+// that ended.
+func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
+	if err := s.ready(ctx); err != nil {
+		return auth.Session{}, fmt.Errorf("find session: %w", err)
+	}
+	sess, err := s.scanSession(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ?`), id))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return sess, auth.ErrSessionNotFound
+	case err != nil:
+		return sess, fmt.Errorf("find session: %w: %w", ErrUnavailable, err)
+	}
+	return sess, nil
+}
+
+// sessionUserColumns select a session (s), its user (u) and the user's
+// factors (f), with sessionUserJoin: one row per factor, or one with NULL
+// factor columns.
+const (
+	sessionUserColumns = `s.id, s.user_id, s.created_at, s.refreshed_at, s.aal, s.amr, s.factor_id,
+		u.email, u.user_metadata, u.created_at, u.updated_at, u.email_confirmed_at, u.last_sign_in_at,
+		f.id, f.friendly_name, f.factor_type, f.status, f.created_at, f.updated_at, f.last_challenged_at`
+	sessionUserJoin = `JOIN auth_users u ON u.id = s.user_id LEFT JOIN auth_mfa_factors f ON f.user_id = u.id`
+)
+
+// sessionUser gathers the rows of a sessionUserColumns query.
+type sessionUser struct {
+	found bool
+	sess  auth.Session
+	user  auth.User
+}
+
+// scan reads one row; more are the destinations of the columns that follow
+// sessionUserColumns.
+func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
+	var meta string
+	var f struct {
+		id, name, typ, status *string
+		created, updated      *time.Time
+		challenged            *time.Time
+	}
+	u := &su.user
+	row, err := s.scanSession(rows, append([]any{&u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt),
+		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt),
+		&f.id, &f.name, &f.typ, &f.status, nullTimeDest(&f.created), nullTimeDest(&f.updated), nullTimeDest(&f.challenged)}, more...)...)
+	if err != nil {
+		return err
+	}
+	if !su.found {
+		su.found, su.sess, u.ID = true, row, row.UserID
+		if u.UserMetadata, err = decodeMetadata(u.ID, meta); err != nil {
+			return err
+		}
+	}
+	if f.id != nil {
+		u.Factors = append(u.Factors, auth.Factor{ID: *f.id, UserID: u.ID, FriendlyName: *f.name, FactorType: *f.typ,
+			Status: *f.status, CreatedAt: *f.created, UpdatedAt: *f.updated, LastChallengedAt: f.challenged})
+	}
+	return nil
+}
+
+// FindSessionUser implements auth.Store, in one query: every request with
+// an access token makes it.
+func (s *DB) FindSessionUser(ctx context.Context, id string) (auth.Session, auth.User, error) {
+	var su sessionUser
+	err := s.queryPrepared(ctx, "find session", `SELECT `+sessionUserColumns+` FROM auth_sessions s `+sessionUserJoin+`
+		WHERE s.id = ? ORDER BY f.created_at, f.id`, []any{id}, func(rows *sql.Rows) error { return su.scan(s, rows) })
+	switch {
+	case err != nil:
+		return su.sess, su.user, err
+	case !su.found:
+		return su.sess, su.user, auth.ErrSessionNotFound
+	}
+	return su.sess, su.user, nil
+}
+
+// The statements of RefreshSession.
+const (
+	refreshFind = `SELECT ` + sessionUserColumns + `, t.id, t.revoked_at
+		FROM auth_refresh_tokens t JOIN auth_sessions s ON s.id = t.session_id ` + sessionUserJoin + `
+		WHERE t.token_hash = ? ORDER BY f.created_at, f.id`
+	refreshRevoke = `UPDATE auth_refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`
+	refreshInsert = `INSERT INTO auth_refresh_tokens (token_hash, session_id, parent_id, created_at) VALUES (?, ?, ?, ?)`
+	refreshTouch  = `UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?`
+)
+
+// RefreshSession implements auth.Store. Two requests that rotate the same
+// token at once are told apart by a compare-and-set on revoked_at: the
+// loser sees a token revoked just now, within the grace window, and gets a
+// child of its own.
+func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration,
+	valid func(auth.Session) error) (auth.Session, auth.User, error) {
+	var sess auth.Session
+	var u auth.User
+	var outcome error
+	s.keepPrepared(ctx, refreshFind, refreshRevoke, refreshInsert, refreshTouch)
+	err := s.write(ctx, "refresh session", func(tx *sql.Tx) error {
+		var id int64
+		var revoked *time.Time
+		var su sessionUser
+		err := s.txQuery(ctx, tx, refreshFind, []any{oldHash},
+			func(rows *sql.Rows) error { return su.scan(s, rows, &id, nullTimeDest(&revoked)) })
+		if err != nil {
+			return err
+		}
+		if !su.found { // a session's tokens go with it
+			outcome = auth.ErrRefreshTokenNotFound
+			return nil
+		}
+		sess, u = su.sess, su.user
+		if outcome = valid(sess); outcome != nil {
+			return nil
+		}
+		if revoked == nil {
+			res, err := s.txExec(ctx, tx, refreshRevoke, s.d.timeArg(now), id)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				revoked = &now // rotated by a concurrent request just now
+			}
+		}
+		if revoked != nil && now.Sub(*revoked) > grace {
+			// Used again after the grace window: a stolen copy, or a client
+			// gone badly wrong. End the whole session.
+			if err := s.endSessions(ctx, tx, `id = ?`, sess.ID); err != nil {
+				return err
+			}
+			outcome = auth.ErrRefreshTokenReused
+			return s.audit(ctx, tx, auth.AuditEntry{At: now, Action: auth.ActionTokenReused, UserID: sess.UserID, SessionID: sess.ID})
+		}
+		if _, err := s.txExec(ctx, tx, refreshInsert, newHash, sess.ID, id, s.d.timeArg(now)); err != nil {
+			return err
+		}
+		if _, err := s.txExec(ctx, tx, refreshTouch, s.d.timeArg(now), sess.ID); err != nil {
+			return err
+		}
+		sess.RefreshedAt = now
+		return nil
+	})
+	if err != nil {
+		return sess, u, err
+	}
+	return sess, u, outcome
+}
+
+// EndSessions implements auth.Store.
+func (s *DB) EndSessions(ctx context.Context, userID, sessionID string, scope auth.LogoutScope, audit auth.AuditEntry) error {
+	return s.write(ctx, "end sessions", func(tx *sql.Tx) error {
+		var err error
+		switch scope {
+		case auth.ScopeLocal:
+			err = s.endSessions(ctx, tx, `id = ? AND user_id = ?`, sessionID, userID)
+		case auth.ScopeOthers:
+			err = s.endSessions(ctx, tx, `user_id = ? AND id <> ?`, userID, sessionID)
+		case auth.ScopeGlobal:
+			err = s.endSessions(ctx, tx, `user_id = ?`, userID)
+		default:
+			err = fmt.Errorf("unknown logout scope %q", scope)
+		}
+		if err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, audit)
+	})
+}
+
+// endSessions deletes the sessions that where selects, with their refresh
+// tokens. where is one of this file's constants, never request text.
+func (s *DB) endSessions(ctx context.Context, tx *sql.Tx, where string, args ...any) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_refresh_tokens WHERE session_id IN
+		(SELECT id FROM auth_sessions WHERE `+where+`)`), args...); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_sessions WHERE `+where), args...)
+	return err
+}
