@@ -37,7 +37,10 @@ export async function startStudio(port: number, extraArgs: string[] = []): Promi
     bin,
     ["serve", "--addr", `127.0.0.1:${port}`, "--data", dataDir, "--site-url", base, "--smtp-url", smtp.url,
       "--notify-to", "team@studio.test", "--notify-from", "Studio <site@studio.test>",
-      "--rate-limit", "off", "--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off", ...extraArgs],
+      "--rate-limit", "off", "--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off",
+      // A session ended elsewhere closes the console's live channel within a
+      // second, well inside the tests' waits (the default checks every 10 s).
+      "--session-check", "1s", ...extraArgs],
     { stdio: ["ignore", "pipe", "inherit"], env },
   );
   await new Promise<void>((ok, fail) => {
