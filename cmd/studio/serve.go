@@ -251,7 +251,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			BucketsUnreachable: unreachable,
 		},
 		Auth:     authSvc,
-		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger, Unavailable: store.ErrUnavailable}),
+		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),
 		Realtime: live,
 		Metrics:  meters,
 	})

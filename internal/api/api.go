@@ -21,6 +21,11 @@ const MaxBodyBytes = 64 << 10
 // the caller can act on instead of a spinner.
 const StoreTimeout = 15 * time.Second
 
+// StoreRetryAfter is the Retry-After of every 503 answered because the
+// store is unavailable (fault.Unavailable): short, as most such failures
+// (a restart, a failover, a busy database) pass within seconds.
+const StoreRetryAfter = 2 * time.Second
+
 // WriteJSON answers status with v as JSON, never cached.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"time"
 
+	"studio/internal/fault"
 	"studio/internal/notify"
 )
 
@@ -141,14 +142,17 @@ func FailedTry(e AuditEntry, userID string, refused error) AuditEntry {
 	return e
 }
 
-// Errors the store returns.
+// Errors the store returns. Each handler answers them with GoTrue's code
+// for the case; those that name a kind of failure (package fault) are of
+// that kind, so that one no handler expects is still answered for what it
+// is (a 404, a 409), not as a bug.
 var (
-	ErrNotFound              = errors.New("not found")
-	ErrExists                = errors.New("already exists")
-	ErrCodeInvalid           = errors.New("code is wrong, expired, used or dead")
-	ErrRefreshTokenNotFound  = errors.New("refresh token not found")
+	ErrNotFound              = fault.New(fault.NotFound, "not found")
+	ErrExists                = fault.New(fault.Conflict, "already exists")
+	ErrCodeInvalid           = fault.New(fault.Invalid, "code is wrong, expired, used or dead")
+	ErrRefreshTokenNotFound  = fault.New(fault.NotFound, "refresh token not found")
 	ErrRefreshTokenReused    = errors.New("refresh token already used")
-	ErrSessionNotFound       = errors.New("session not found")
+	ErrSessionNotFound       = fault.New(fault.NotFound, "session not found")
 	ErrEmailSendRateExceeded = errors.New("e-mail asked for too soon")
 	ErrFlowStateExpired      = errors.New("PKCE auth code expired")
 	ErrBadCodeVerifier       = errors.New("PKCE code verifier does not match")

@@ -25,17 +25,6 @@ type Authorizer interface {
 
 var _ Authorizer = (*Service)(nil)
 
-// AuthError is why Authorize refused a token: an HTTP status, GoTrue's error
-// code (the Code… constants are those a caller may tell apart) and a message
-// a person can read.
-type AuthError struct {
-	Status  int
-	Code    string
-	Message string
-}
-
-func (e *AuthError) Error() string { return e.Code + ": " + e.Message }
-
 // Authorize checks an access token as every endpoint of this binary that
 // takes one must: signed by one of the keys and not expired, its session and
 // user still exist (a signed-out token stops working at once), and the
@@ -44,7 +33,7 @@ func (e *AuthError) Error() string { return e.Code + ": " + e.Message }
 func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthError) {
 	c, e := s.checkToken(ctx, token)
 	if e != nil {
-		return Staff{}, &AuthError{Status: e.status, Code: e.code, Message: e.msg}
+		return Staff{}, e
 	}
 	if s.requiredAAL(c.user) == aal2 && c.session.AAL != aal2 {
 		return Staff{}, &AuthError{Status: http.StatusForbidden, Code: CodeInsufficientAAL,
@@ -84,7 +73,7 @@ func (s *Service) sessionLimit(sess Session) error {
 }
 
 // checkToken verifies token and finds its session and user.
-func (s *Service) checkToken(ctx context.Context, token string) (caller, *apiError) {
+func (s *Service) checkToken(ctx context.Context, token string) (caller, *AuthError) {
 	var c caller
 	claims, e := s.parseAccessToken(ctx, token)
 	if e != nil {
@@ -98,8 +87,7 @@ func (s *Service) checkToken(ctx context.Context, token string) (caller, *apiErr
 		// A removed user's sessions are removed with them.
 		return c, newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
-		s.cfg.Logger.Error("auth: find session", "err", err)
-		return c, newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again")
+		return c, s.storeFailure("find session", err)
 	case s.sessionLimit(c.session) != nil:
 		return c, newError(http.StatusForbidden, codeSessionExpired, "Session is no longer valid")
 	}

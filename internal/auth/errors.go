@@ -7,25 +7,31 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/fault"
 )
 
-// apiError is an error answer of the service: GoTrue's status, error code
-// and message.
-type apiError struct {
-	status int
-	code   string
-	msg    string
+// AuthError is every error answer of the service, and why Authorize refused
+// a token: an HTTP status, GoTrue's error code (the Code… constants are
+// those another service may tell apart) and a message a person can read.
+type AuthError struct {
+	Status  int
+	Code    string
+	Message string
+	// retryAfter, when set, is sent as Retry-After (a store that is
+	// unavailable).
+	retryAfter time.Duration
 }
 
-func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.status, e.code, e.msg) }
+func (e *AuthError) Error() string { return e.Code + ": " + e.Message }
 
-func newError(status int, code, format string, args ...any) *apiError {
-	return &apiError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
+func newError(status int, code, format string, args ...any) *AuthError {
+	return &AuthError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // The codes of Authorize's refusals (AuthError.Code) that other services
 // tell apart. Any other code is a token that does not verify or, with a 5xx
-// status, a session that could not be checked.
+// status, a session that could not be checked (503: the store is
+// unavailable; 500: a bug).
 const (
 	CodeInsufficientAAL = "insufficient_aal"  // the session must verify a second factor first (aal2)
 	CodeSessionNotFound = "session_not_found" // signed out, or the user was removed
@@ -47,6 +53,8 @@ const (
 	codePhoneProviderDisabled    = "phone_provider_disabled"
 	codeRequestTooLarge          = "request_entity_too_large"
 	codeUnexpectedFailure        = "unexpected_failure"
+	codeRequestTimeout           = "request_timeout"
+	codeConflict                 = "conflict"
 	codeNotFound                 = "not_found"
 	codeMethodNotAllowed         = "method_not_allowed"
 	codeFlowStateNotFound        = "flow_state_not_found"
@@ -78,26 +86,65 @@ const (
 	apiVersion20240101 = "2024-01-01"
 )
 
+// kindError is GoTrue's answer to a failure of kind k (package fault) that
+// no handler answers for what it is, most often the store's: Unavailable is
+// 503 request_timeout with Retry-After (the client may try again);
+// NotFound 404 not_found, Conflict 409 conflict, Invalid 400
+// validation_failed; Internal 500 unexpected_failure, a message that tells
+// nothing of the internals.
+func kindError(k fault.Kind) *AuthError {
+	switch k {
+	case fault.Unavailable:
+		e := newError(http.StatusServiceUnavailable, codeRequestTimeout, "The service cannot reach its store, please retry in a moment")
+		e.retryAfter = api.StoreRetryAfter
+		return e
+	case fault.NotFound:
+		return newError(http.StatusNotFound, codeNotFound, "Not found")
+	case fault.Conflict:
+		return newError(http.StatusConflict, codeConflict, "The change conflicts with what is stored")
+	case fault.Invalid:
+		return newError(http.StatusBadRequest, codeValidationFailed, "A value was refused")
+	}
+	return newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again")
+}
+
+// storeFailure logs err, the unexpected failure of op, and returns its
+// answer (kindError): a bug (Internal) is logged as an error, the others
+// as warnings. logArgs are more attributes for the log (the path).
+func (s *Service) storeFailure(op string, err error, logArgs ...any) *AuthError {
+	k := fault.KindOf(err)
+	args := append([]any{"kind", string(k), "err", err}, logArgs...)
+	if k == fault.Internal {
+		s.cfg.Logger.Error("auth: "+op, args...)
+	} else {
+		s.cfg.Logger.Warn("auth: "+op, args...)
+	}
+	return kindError(k)
+}
+
 // writeError answers e in the format the request asks for: with
 // X-Supabase-Api-Version 2024-01-01 or later, {code, message} and the header
 // echoed; otherwise (no header, an older date, or one that is not a date)
 // {code: status, error_code, msg}. Both carry x-sb-error-code.
-func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
+func writeError(w http.ResponseWriter, r *http.Request, e *AuthError) {
 	h := w.Header()
-	h.Set("x-sb-error-code", e.code)
+	h.Set("x-sb-error-code", e.Code)
+	if e.retryAfter > 0 {
+		api.SetRetryAfter(w, e.retryAfter)
+	}
 	if newErrorFormat(r.Header.Get(apiVersionHeader)) {
 		h.Set(apiVersionHeader, apiVersion20240101)
-		api.WriteJSON(w, e.status, struct {
+		api.WriteJSON(w, e.Status, struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`
-		}{e.code, e.msg})
+		}{e.Code, e.Message})
 		return
 	}
-	api.WriteJSON(w, e.status, struct {
+	api.WriteJSON(w, e.Status, struct {
 		Code      int    `json:"code"`
 		ErrorCode string `json:"error_code"`
 		Msg       string `json:"msg"`
-	}{e.status, e.code, e.msg})
+	}{e.Status, e.Code, e.Message})
 }
 
 func newErrorFormat(version string) bool {

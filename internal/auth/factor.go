@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"studio/internal/fault"
 	"studio/internal/notify"
 )
 
@@ -220,13 +221,13 @@ func (e *FactorLockedError) Error() string {
 
 // Errors of the factor methods of the store.
 var (
-	ErrChallengeNotFound   = errors.New("MFA challenge not found")
+	ErrChallengeNotFound   = fault.New(fault.NotFound, "MFA challenge not found")
 	ErrChallengeIPMismatch = errors.New("MFA challenge verified, or asked for from another address")
 	ErrChallengeExpired    = errors.New("MFA challenge expired")
 	ErrVerificationFailed  = errors.New("MFA code wrong or already used")
 	ErrSessionPastTimebox  = errors.New("session older than the timebox")
 	ErrSessionInactive     = errors.New("session not refreshed within the inactivity timeout")
-	ErrFactorNameConflict  = errors.New("factor friendly name taken")
+	ErrFactorNameConflict  = fault.New(fault.Conflict, "factor friendly name taken")
 	ErrTooManyFactors      = errors.New("too many factors")
 	ErrFactorNeedsAAL2     = errors.New("aal2 required to enroll another factor")
 )

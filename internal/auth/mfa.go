@@ -286,7 +286,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		Locked:     s.callerAudit(r, c, ActionFactorLocked, fmt.Sprintf("%s: %d wrong codes", detail, MaxFactorFailures)),
 		LockedMail: s.lockedMail(c.user, f, s.cfg.ClientIP(r)),
 	})
-	var e *apiError
+	var e *AuthError
 	var locked *FactorLockedError
 	switch {
 	case errors.As(err, &locked):
@@ -311,7 +311,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if e != nil {
-		s.countSignIn("mfa_" + strings.TrimPrefix(e.code, "mfa_"))
+		s.countSignIn("mfa_" + strings.TrimPrefix(e.Code, "mfa_"))
 		writeError(w, r, e)
 		return
 	}

@@ -24,7 +24,7 @@ type otpParams struct {
 }
 
 // normalizeEmail is NormalizeEmail with GoTrue's answer to a bad address.
-func normalizeEmail(s string) (string, *apiError) {
+func normalizeEmail(s string) (string, *AuthError) {
 	s, err := NormalizeEmail(s)
 	if err != nil {
 		return "", newError(http.StatusBadRequest, codeValidationFailed, "Unable to validate email address: invalid format")

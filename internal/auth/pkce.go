@@ -21,7 +21,7 @@ const maxChallengeLength = 128
 
 // pkceMethod checks a code_challenge and its method and returns the method
 // as stored (s256 or plain), or GoTrue's 400.
-func pkceMethod(challenge, method string) (string, *apiError) {
+func pkceMethod(challenge, method string) (string, *AuthError) {
 	method = strings.ToLower(method)
 	switch {
 	case challenge == "" && method == "":
@@ -77,7 +77,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 	if len(p.AuthCode) <= maxTokenLength && len(p.CodeVerifier) <= maxChallengeLength {
 		userID, err = s.store.ConsumePKCE(ctx, LinkHash(p.AuthCode), now, MaxCodeTries, verifies(p.CodeVerifier), audit)
 	}
-	var e *apiError
+	var e *AuthError
 	switch {
 	case errors.Is(err, ErrNotFound):
 		e = newError(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found")
@@ -90,7 +90,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if e != nil {
-		s.countSignIn(e.code) // the store logged the failed try
+		s.countSignIn(e.Code) // the store logged the failed try
 		writeError(w, r, e)
 		return
 	}

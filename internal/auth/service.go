@@ -273,7 +273,7 @@ func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 
 // decode reads the JSON body of r into v: 413 when too large, 400 bad_json
 // when it is not JSON of v's shape.
-func decode(w http.ResponseWriter, r *http.Request, v any) *apiError {
+func decode(w http.ResponseWriter, r *http.Request, v any) *AuthError {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -332,11 +332,10 @@ func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim namedLimit) 
 	return false
 }
 
-// failed answers an unexpected error (the store's): logged, and a 500
-// that tells nothing.
+// failed answers an error of op the handler did not expect (most often the
+// store's) by its kind: logged, and answered with kindError.
 func (s *Service) failed(w http.ResponseWriter, r *http.Request, op string, err error) {
-	s.cfg.Logger.Error("auth: "+op, "path", r.URL.Path, "err", err)
-	writeError(w, r, newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again"))
+	writeError(w, r, s.storeFailure(op, err, "path", r.URL.Path))
 }
 
 func (s *Service) audit(r *http.Request, action string) AuditEntry {

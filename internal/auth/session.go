@@ -118,14 +118,14 @@ func (s *Service) authenticate(w http.ResponseWriter, r *http.Request) (caller, 
 
 // parseAccessToken verifies token and returns its claims, or the 403
 // bad_jwt (400 for a sub that is not a UUID) GoTrue answers.
-func (s *Service) parseAccessToken(ctx context.Context, token string) (AccessClaims, *apiError) {
+func (s *Service) parseAccessToken(ctx context.Context, token string) (AccessClaims, *AuthError) {
 	if claims, ok := s.verified.get(token, s.cfg.Now()); ok {
 		return claims, nil
 	}
 	var claims AccessClaims
 	keys, err := s.signingKeys(ctx, false)
 	if err != nil {
-		return claims, newError(http.StatusInternalServerError, codeUnexpectedFailure, "Unexpected failure, please try again")
+		return claims, s.storeFailure("load signing keys", err)
 	}
 	p := jwt.NewParser(jwt.WithValidMethods([]string{AlgES256}), jwt.WithExpirationRequired(),
 		jwt.WithAudience(Audience), jwt.WithIssuer(s.issuer), jwt.WithTimeFunc(s.cfg.Now))

@@ -49,7 +49,7 @@ type Submission struct {
 // Decode parses and validates a request body: one JSON object with name,
 // email, company (or null), phone (or null), message and, from the site's
 // form, the honeypot field. It returns a *form.Error for any bad input.
-func Decode(body []byte) (Submission, error) {
+func Decode(body []byte) (Submission, *form.Error) {
 	v, fe := form.Decode(body, form.Rules.Contact, form.Rules.Honeypot)
 	if fe != nil {
 		return Submission{}, fe

@@ -7,6 +7,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/auth"
+	"studio/internal/fault"
 )
 
 // authorize checks the request's staff access token. No token, or the
@@ -31,7 +32,8 @@ func (s *Service) authorize(r *http.Request) (auth.Staff, *Error) {
 // authError maps auth's refusal to PostgREST's answer: a token that does
 // not verify is PGRST301, one whose session or user is gone PGRST303 (both
 // 401: sign in again); a session below the assurance level it needs is 403
-// (verify the second factor).
+// (verify the second factor); a session that could not be checked is the
+// answer to the store's failure (503 when it is unavailable, else 500).
 func authError(ae *auth.AuthError) *Error {
 	switch ae.Code {
 	case auth.CodeInsufficientAAL:
@@ -40,8 +42,11 @@ func authError(ae *auth.AuthError) *Error {
 	case auth.CodeSessionNotFound, auth.CodeUserNotFound:
 		return &Error{Status: http.StatusUnauthorized, Code: codeJWTClaims, Message: ae.Message, Hint: "Sign in again"}
 	}
-	if ae.Status >= 500 {
-		return &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: "Could not check the session", Hint: "Try again in a moment"}
+	switch {
+	case ae.Status == http.StatusServiceUnavailable:
+		return kindError(fault.Unavailable)
+	case ae.Status >= 500:
+		return kindError(fault.Internal)
 	}
 	return &Error{Status: http.StatusUnauthorized, Code: codeJWT, Message: ae.Message, Hint: "Sign in again"}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"studio/internal/api"
+	"studio/internal/fault"
 	"studio/internal/query"
 )
 
@@ -29,14 +31,37 @@ const (
 	codeUnavailable      = "PGRST001" // the store cannot be reached
 	codeInsufficientPriv = "42501"    // insufficient_privilege
 	codeNoWhere          = "21000"    // an UPDATE without a WHERE clause (pg-safeupdate)
+	codeConflict         = "23505"    // unique_violation (foreign keys too: fault.Conflict)
+	codeCheck            = "23514"    // check_violation (not null too: fault.Invalid)
 	codeInternal         = "XX000"
 )
+
+// kindError is PostgREST's answer to a store failure of kind k (package
+// fault), with the codes PostgREST gives the SQLSTATEs behind each kind:
+// Unavailable 503 PGRST001 (with Retry-After: the client may try again),
+// Conflict 409 23505 (a unique or foreign key violation), Invalid 400 23514
+// (a value a constraint refuses). The store of /rest/v1 finds no row by
+// reading none, never by NotFound: that, like Internal, is a bug, 500 XX000
+// with a message that tells nothing of the internals.
+func kindError(k fault.Kind) *Error {
+	switch k {
+	case fault.Unavailable:
+		return &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
+			Message: "Could not reach the database", Hint: "Try again in a moment"}
+	case fault.Conflict:
+		return &Error{Status: http.StatusConflict, Code: codeConflict, Message: "The change conflicts with a stored row"}
+	case fault.Invalid:
+		return &Error{Status: http.StatusBadRequest, Code: codeCheck, Message: "A value breaks a rule of the table"}
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: codeInternal, Message: "Unexpected failure, please try again"}
+}
 
 func errParse(message, details string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: query.CodeParse, Message: message, Details: details}
 }
 
-// writeError answers e as PostgREST does.
+// writeError answers e as PostgREST does; a store that cannot be reached
+// (PGRST001) with Retry-After too.
 func writeError(w http.ResponseWriter, e *Error) {
 	nullable := func(s string) *string {
 		if s == "" {
@@ -54,6 +79,9 @@ func writeError(w http.ResponseWriter, e *Error) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Del("Content-Range")
+	if e.Code == codeUnavailable {
+		api.SetRetryAfter(w, api.StoreRetryAfter)
+	}
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(body)
 }

@@ -9,7 +9,6 @@ package rest
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/cors"
+	"studio/internal/fault"
 	"studio/internal/query"
 )
 
@@ -36,10 +36,7 @@ type Store interface {
 // Config configures the service.
 type Config struct {
 	AllowedOrigins []string // may call the service from other sites (CORS)
-	// Unavailable is the error a Store wraps when the database cannot be
-	// reached (store.ErrUnavailable): answered 503, not 500.
-	Unavailable error
-	Logger      *slog.Logger
+	Logger         *slog.Logger
 }
 
 // Service is the /rest/v1 handler. It is safe for concurrent use.
@@ -134,15 +131,14 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// storeFailed answers a store error: 503 when the store cannot be reached
-// (the client may try again), else a logged 500.
+// storeFailed answers a store error by its kind (kindError), logged: a bug
+// (Internal) as an error, the others as warnings.
 func (s *Service) storeFailed(w http.ResponseWriter, r *http.Request, err error) {
-	if (s.cfg.Unavailable != nil && errors.Is(err, s.cfg.Unavailable)) || errors.Is(err, context.DeadlineExceeded) {
-		s.cfg.Logger.Warn("rest: store unavailable", "path", r.URL.Path, "err", err)
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
-			Message: "Could not reach the database", Hint: "Try again in a moment"})
-		return
+	k := fault.KindOf(err)
+	if k == fault.Internal {
+		s.cfg.Logger.Error("rest: store", "path", r.URL.Path, "err", err)
+	} else {
+		s.cfg.Logger.Warn("rest: store", "kind", string(k), "path", r.URL.Path, "err", err)
 	}
-	s.cfg.Logger.Error("rest: store", "path", r.URL.Path, "err", err)
-	writeError(w, &Error{Status: http.StatusInternalServerError, Code: codeInternal, Message: "Unexpected failure, please try again"})
+	writeError(w, kindError(k))
 }

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"studio/internal/api"
+	"studio/internal/fault"
 	"studio/internal/form"
 	"studio/internal/ratelimit"
 	"studio/internal/redirect"
-	"studio/internal/store"
 )
 
 // A function is one backend function, as serve runs it.
@@ -21,8 +21,8 @@ type function[T any] struct {
 	problems []fieldProblem // its fields' problem pages, in the rules' order
 	// decode turns the body (a JSON object; a form post is turned into one)
 	// and, when the function needs it, the request's headers into its
-	// input. Bad input is a *form.Error.
-	decode func(r *http.Request, body []byte) (T, error)
+	// input, or says what is wrong with them.
+	decode func(r *http.Request, body []byte) (T, *form.Error)
 	// run does the function's work with the store, within
 	// api.StoreTimeout, and returns how to answer.
 	run func(ctx context.Context, in T) (result, error)
@@ -45,9 +45,9 @@ func serve[T any](f *functions, w http.ResponseWriter, r *http.Request, fn funct
 	if !ok {
 		return
 	}
-	in, err := fn.decode(r, body)
-	if err != nil {
-		c.invalid(formError(err))
+	in, fe := fn.decode(r, body)
+	if fe != nil {
+		c.invalid(fe)
 		return
 	}
 	if !f.allow(c, r, fn.name) {
@@ -65,18 +65,8 @@ func serve[T any](f *functions, w http.ResponseWriter, r *http.Request, fn funct
 }
 
 // bodyOnly is the decode of a function that reads nothing but the body.
-func bodyOnly[T any](decode func(body []byte) (T, error)) func(*http.Request, []byte) (T, error) {
-	return func(_ *http.Request, body []byte) (T, error) { return decode(body) }
-}
-
-// formError is the *form.Error a decoder returned; any other error is a
-// body that could not be read as the function's input.
-func formError(err error) *form.Error {
-	var fe *form.Error
-	if errors.As(err, &fe) {
-		return fe
-	}
-	return &form.Error{Message: form.Rules.Errors.InvalidBody, Fields: map[string]string{}}
+func bodyOnly[T any](decode func(body []byte) (T, *form.Error)) func(*http.Request, []byte) (T, *form.Error) {
+	return func(_ *http.Request, body []byte) (T, *form.Error) { return decode(body) }
 }
 
 // errorBody is every failure's JSON: a message for people and, for a 400,
@@ -90,9 +80,9 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	api.WriteJSON(w, status, errorBody{Error: msg})
 }
 
-// The outcomes of the rejections that are answered as they are, never
-// redirected to a problem page: a body that is neither JSON nor a form
-// (415), and a form posted from another site's page (403).
+// The outcomes of the rejections that are answered as they are, in JSON,
+// never redirected to a problem page: a body that is neither JSON nor a
+// form (415), and a form posted from another site's page (403).
 const (
 	outcomeUnsupportedMediaType = "unsupported-media-type"
 	outcomeCrossSiteForm        = "cross-site-form"
@@ -198,8 +188,7 @@ func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, p
 		c.native = true
 		if !f.formOriginAllowed(r) {
 			c.outcome(c.function, outcomeCrossSiteForm)
-			w.Header().Set("Cache-Control", "no-store")
-			http.Error(w, "Cross-site form submissions are not allowed", http.StatusForbidden)
+			writeError(w, http.StatusForbidden, "Cross-site form submissions are not allowed")
 			return nil, nil, false
 		}
 	default:
@@ -275,14 +264,27 @@ func (f *functions) allow(c *call, r *http.Request, name string) bool {
 	return false
 }
 
-// storeFailed answers a failed write: 503 when the store is unreachable (the
-// visitor may try again), else 500; both logged with the operation's error.
+// storeFailed answers a failed run by the kind of its error (package
+// fault), logged with the operation's error. Unavailable: 503 with
+// Retry-After (the visitor may try again), a form post to the problem page
+// unavailable. Invalid, a value the store refused that the decoder let
+// through: 400, or the problem page invalid. Any other kind is a bug here,
+// as a submission names nothing that could be missing and every write is
+// idempotent: 500, or the problem page internal, telling nothing of the
+// internals.
 func (f *functions) storeFailed(c *call, r *http.Request, err error) {
-	if errors.Is(err, store.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+	switch k := fault.KindOf(err); k {
+	case fault.Unavailable:
 		f.logger.Error("store unavailable", "path", r.URL.Path, "err", err)
+		if !c.native {
+			api.SetRetryAfter(c.w, api.StoreRetryAfter)
+		}
 		c.fail(http.StatusServiceUnavailable, form.Rules.Errors.Unavailable, problemUnavailable)
-		return
+	case fault.Invalid:
+		f.logger.Warn("the store refused a decoded submission", "path", r.URL.Path, "err", err)
+		c.invalid(&form.Error{Message: form.Rules.Problems[problemInvalid], Fields: map[string]string{}})
+	default:
+		f.logger.Error("function failed", "kind", string(k), "path", r.URL.Path, "err", err)
+		c.fail(http.StatusInternalServerError, form.Rules.Errors.Internal, problemInternal)
 	}
-	f.logger.Error("function failed", "path", r.URL.Path, "err", err)
-	c.fail(http.StatusInternalServerError, form.Rules.Errors.Internal, problemInternal)
 }

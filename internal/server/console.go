@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
-	"encoding/json"
+	"log/slog"
 	"net/http"
-	"time"
+
+	"studio/internal/api"
+	"studio/internal/fault"
 )
 
 // ConsolePath is where the staff console lives: one prerendered shell page
@@ -42,24 +44,30 @@ type consoleConfig struct {
 
 // handleConsoleConfig answers GET /admin/config.json: the anon key of this
 // store (the one "studio keys print-anon" prints; it changes with "studio
-// keys rotate", so it is fetched, not built in). 503 when there is no sign-in
-// service or its keys cannot be read.
-func handleConsoleConfig(keys AnonKeySource) http.HandlerFunc {
+// keys rotate", so it is fetched, not built in). Its failures are JSON
+// {"error"}: 503 when there is no sign-in service, or when the store that
+// keeps the keys is unavailable (with Retry-After); any other failure to
+// read them is logged and 500.
+func handleConsoleConfig(keys AnonKeySource, logger *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("X-Robots-Tag", "noindex, nofollow")
 		if keys == nil {
-			http.Error(w, "staff sign-in is not available", http.StatusServiceUnavailable)
+			writeError(w, http.StatusServiceUnavailable, "Staff sign-in is not available")
 			return
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+		ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
 		defer cancel()
 		key, err := keys.AnonKey(ctx)
-		if err != nil {
-			http.Error(w, "the store cannot be reached", http.StatusServiceUnavailable)
-			return
+		switch {
+		case err == nil:
+			api.WriteJSON(w, http.StatusOK, consoleConfig{AnonKey: key})
+		case fault.KindOf(err) == fault.Unavailable:
+			logger.Warn("console config: store unavailable", "err", err)
+			api.SetRetryAfter(w, api.StoreRetryAfter)
+			writeError(w, http.StatusServiceUnavailable, "The store cannot be reached")
+		default:
+			logger.Error("console config: read the signing keys", "err", err)
+			writeError(w, http.StatusInternalServerError, "Unexpected failure, please try again")
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(consoleConfig{AnonKey: key})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"studio/internal/fault"
 	"studio/internal/server"
 )
 
@@ -74,7 +75,8 @@ func TestConsoleConfig(t *testing.T) {
 		wantKey    string
 	}{
 		{"the anon key", fakeKeys{key: "eyJ.anon.key"}, http.StatusOK, "eyJ.anon.key"},
-		{"store down", fakeKeys{err: errors.New("connection refused")}, http.StatusServiceUnavailable, ""},
+		{"store down", fakeKeys{err: fault.Mark(fault.Unavailable, errors.New("connection refused"))}, http.StatusServiceUnavailable, ""},
+		{"a bug", fakeKeys{err: errors.New("sealed value is damaged")}, http.StatusInternalServerError, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

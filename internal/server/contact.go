@@ -8,7 +8,6 @@ import (
 
 	"studio/internal/contact"
 	"studio/internal/form"
-	"studio/internal/store"
 )
 
 // contactProblems are the contact form's fields, each with the problem page
@@ -42,10 +41,10 @@ func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) 
 
 // decodeContact is the submission in the body, with the request's
 // Idempotency-Key.
-func decodeContact(r *http.Request, body []byte) (contact.Submission, error) {
-	sub, err := contact.Decode(body)
-	if err != nil {
-		return contact.Submission{}, err
+func decodeContact(r *http.Request, body []byte) (contact.Submission, *form.Error) {
+	sub, fe := contact.Decode(body)
+	if fe != nil {
+		return contact.Submission{}, fe
 	}
 	var ok bool
 	if sub.IdempotencyKey, ok = idempotencyKey(r); !ok {
@@ -57,7 +56,7 @@ func decodeContact(r *http.Request, body []byte) (contact.Submission, error) {
 // submitContact stores the message (and queues its notification).
 func (f *functions) submitContact(ctx context.Context, sub contact.Submission) (result, error) {
 	if f.contact == nil {
-		return result{}, store.ErrUnavailable
+		return result{}, errNoStore
 	}
 	m, err := f.contact.Submit(ctx, sub)
 	if err != nil {

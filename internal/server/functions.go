@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -9,6 +10,7 @@ import (
 
 	"studio/internal/contact"
 	"studio/internal/cors"
+	"studio/internal/fault"
 	"studio/internal/form"
 	"studio/internal/metrics"
 	"studio/internal/ratelimit"
@@ -49,6 +51,10 @@ type FunctionsConfig struct {
 	// then counts in this process).
 	BucketsUnreachable func(error)
 }
+
+// errNoStore is the failure of a function run by a server without a store
+// (Deps.Contact or Deps.Signup not set): answered as an unavailable one.
+var errNoStore = fault.Mark(fault.Unavailable, errors.New("the server has no store"))
 
 // functionNames are the functions, for the 405 and 404 answers.
 var functionNames = []string{"submit-contact", "join-waitlist", "subscribe-newsletter"}

@@ -44,7 +44,7 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	}
 	mux.Handle("GET "+ConsolePath, consoleShell(d.Site))
 	mux.Handle("GET "+ConsolePath+"/{path...}", consoleShell(d.Site))
-	mux.HandleFunc("GET "+ConsolePath+"/config.json", handleConsoleConfig(anonKeys))
+	mux.HandleFunc("GET "+ConsolePath+"/config.json", handleConsoleConfig(anonKeys, d.Logger))
 
 	mux.Handle("/", d.Site) // everything else: pages, assets, 404s
 }

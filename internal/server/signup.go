@@ -7,7 +7,6 @@ import (
 
 	"studio/internal/form"
 	"studio/internal/signup"
-	"studio/internal/store"
 )
 
 // The sign-up forms' fields, each with its problem page.
@@ -43,7 +42,7 @@ func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Req
 
 func (f *functions) joinWaitlist(ctx context.Context, e signup.WaitlistEntry) (result, error) {
 	if f.signup == nil {
-		return result{}, store.ErrUnavailable
+		return result{}, errNoStore
 	}
 	if err := f.signup.JoinWaitlist(ctx, e); err != nil {
 		return result{}, err
@@ -55,7 +54,7 @@ func (f *functions) joinWaitlist(ctx context.Context, e signup.WaitlistEntry) (r
 
 func (f *functions) subscribeNewsletter(ctx context.Context, s signup.Subscriber) (result, error) {
 	if f.signup == nil {
-		return result{}, store.ErrUnavailable
+		return result{}, errNoStore
 	}
 	if err := f.signup.Subscribe(ctx, s); err != nil {
 		return result{}, err

@@ -56,7 +56,7 @@ type Store interface {
 // DecodeWaitlist parses and validates the body of join-waitlist:
 // {"email": ..., "productId": ...}. It returns a *form.Error for bad input,
 // including a product that has no waitlist.
-func DecodeWaitlist(body []byte) (WaitlistEntry, error) {
+func DecodeWaitlist(body []byte) (WaitlistEntry, *form.Error) {
 	rs := form.Rules.Signup
 	v, fe := form.Decode(body, []form.Rule{rs.Email, rs.ProductID})
 	if fe != nil {
@@ -70,8 +70,8 @@ func DecodeWaitlist(body []byte) (WaitlistEntry, error) {
 }
 
 // DecodeNewsletter parses and validates the body of subscribe-newsletter:
-// {"email": ...}.
-func DecodeNewsletter(body []byte) (Subscriber, error) {
+// {"email": ...}. It returns a *form.Error for bad input.
+func DecodeNewsletter(body []byte) (Subscriber, *form.Error) {
 	rs := form.Rules.Signup
 	v, fe := form.Decode(body, []form.Rule{rs.Email})
 	if fe != nil {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"studio/internal/fault"
 )
 
 // dialect is what differs between the engines; the queries are written once
@@ -29,6 +31,8 @@ type dialect struct {
 	// (READ COMMITTED would let both read the old values). SQLite needs
 	// nothing: its write transactions run one at a time (BEGIN IMMEDIATE).
 	forUpdate string
+	// driverKind classifies the driver's errors (errors.go).
+	driverKind func(error) fault.Kind
 }
 
 // sqliteTime is how SQLite stores times: UTC, fixed width, so that text
@@ -46,7 +50,8 @@ var sqliteDialect = &dialect{
 		db.SetMaxIdleConns(1)
 		db.SetConnMaxLifetime(0)
 	},
-	timeArg: func(t time.Time) any { return t.UTC().Format(sqliteTime) },
+	timeArg:    func(t time.Time) any { return t.UTC().Format(sqliteTime) },
+	driverKind: sqliteKind,
 }
 
 var postgresDialect = &dialect{
@@ -58,10 +63,11 @@ var postgresDialect = &dialect{
 		db.SetMaxIdleConns(16)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 	},
-	timeArg:   func(t time.Time) any { return t.UTC() },
-	postgres:  true,
-	readTx:    &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
-	forUpdate: " FOR UPDATE",
+	timeArg:    func(t time.Time) any { return t.UTC() },
+	postgres:   true,
+	readTx:     &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+	forUpdate:  " FOR UPDATE",
+	driverKind: postgresKind,
 }
 
 // sqlitePragmas are set on every connection, in this order.

@@ -19,10 +19,10 @@ func (s *DB) queryPrepared(ctx context.Context, op, q string, args []any, f func
 	}
 	stmt, err := s.prepared(ctx, q)
 	if err != nil {
-		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+		return s.fail(op, err)
 	}
 	rows, err := stmt.QueryContext(ctx, args...)
-	return eachRow(op, rows, err, f)
+	return s.eachRow(op, rows, err, f)
 }
 
 // txQuery is query in tx, with the kept statement of q if there is one
@@ -35,7 +35,7 @@ func (s *DB) txQuery(ctx context.Context, tx *sql.Tx, q string, args []any, f fu
 	} else {
 		rows, err = tx.QueryContext(ctx, s.d.rebind(q), args...)
 	}
-	return eachRow("query", rows, err, f)
+	return s.eachRow("query", rows, err, f)
 }
 
 // txExec is tx.ExecContext, with the kept statement of q if there is one

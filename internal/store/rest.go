@@ -68,7 +68,7 @@ func (s *DB) Select(ctx context.Context, q *query.Query) (query.Result, error) {
 		err = run(s.db)
 	}
 	if err != nil {
-		return query.Result{}, fmt.Errorf("select %s: %w: %w", q.Table.Name, ErrUnavailable, err)
+		return query.Result{}, s.fail("select "+q.Table.Name, err)
 	}
 	return res, nil
 }

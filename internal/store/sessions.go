@@ -69,7 +69,7 @@ func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
 	case errors.Is(err, sql.ErrNoRows):
 		return sess, auth.ErrSessionNotFound
 	case err != nil:
-		return sess, fmt.Errorf("find session: %w: %w", ErrUnavailable, err)
+		return sess, s.fail("find session", err)
 	}
 	return sess, nil
 }

@@ -15,7 +15,6 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -69,8 +68,8 @@ const SQLiteFile = "studio.db"
 // Open opens the store of cfg and applies the migrations it lacks. SQLite
 // problems are returned at once. A PostgreSQL server that cannot be reached
 // is not an error: the store retries the migrations on each use and reports
-// ErrUnavailable until they succeed, so the site keeps serving pages while
-// the database is down.
+// their failure (fault.Unavailable while the server cannot be reached) until
+// they succeed, so the site keeps serving pages while the database is down.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
 	var d *dialect
 	var dsn string
@@ -88,16 +87,12 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	}
 	d.configure(db)
 	s := &DB{db: db, d: d, dsn: dsn}
-	if err := s.ready(ctx); err != nil && !errors.Is(err, ErrUnavailable) {
+	if err := s.ready(ctx); err != nil && !d.postgres {
 		db.Close()
 		return nil, err
 	}
 	return s, nil
 }
-
-// ErrUnavailable wraps errors that mean the database cannot be reached or
-// used right now; callers answer 503 and the visitor may try again.
-var ErrUnavailable = errors.New("store unavailable")
 
 // Engine is "sqlite" or "postgres".
 func (s *DB) Engine() string { return s.d.name }
@@ -111,13 +106,13 @@ func (s *DB) Ping(ctx context.Context) error {
 		return err
 	}
 	if err := s.db.PingContext(ctx); err != nil {
-		return fmt.Errorf("ping %s: %w: %w", s.d.name, ErrUnavailable, err)
+		return s.fail("ping "+s.d.name, err)
 	}
 	return nil
 }
 
-// ready applies the migrations once; for PostgreSQL a failure to connect is
-// reported as ErrUnavailable and retried on the next call.
+// ready applies the migrations once; a failure (of kind fault.Unavailable
+// when the database cannot be reached) is retried on the next call.
 func (s *DB) ready(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -128,10 +123,7 @@ func (s *DB) ready(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.migrate(ctx); err != nil {
-		if s.d.name == "postgres" {
-			return fmt.Errorf("%w: %w", ErrUnavailable, err)
-		}
-		return err
+		return s.fail("migrate", err)
 	}
 	s.migrated = true
 	return nil
@@ -201,7 +193,7 @@ func (s *DB) inTx(ctx context.Context, f func(*sql.Tx) error) error {
 }
 
 // write runs f in a transaction once the schema is ready, labelling errors
-// with op and marking failures to reach the database as ErrUnavailable.
+// with op and marking them with their kind (fail).
 func (s *DB) write(ctx context.Context, op string, f func(*sql.Tx) error) error {
 	return s.writeChanges(ctx, op, func(tx *sql.Tx) ([]changes.Change, error) { return nil, f(tx) })
 }
@@ -221,7 +213,7 @@ func (s *DB) writeChanges(ctx context.Context, op string, f func(*sql.Tx) ([]cha
 		return s.announce(ctx, tx, made)
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+		return s.fail(op, err)
 	}
 	if !s.d.postgres {
 		for _, c := range made {
@@ -237,23 +229,24 @@ func (s *DB) query(ctx context.Context, op, q string, args []any, f func(*sql.Ro
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
-	return eachRow(op, rows, err, f)
+	return s.eachRow(op, rows, err, f)
 }
 
 // eachRow calls f for each of rows, the answer of a query that failed with
-// err when not nil.
-func eachRow(op string, rows *sql.Rows, err error, f func(*sql.Rows) error) error {
+// err when not nil; errors are labelled with op and marked with their kind
+// (fail).
+func (s *DB) eachRow(op string, rows *sql.Rows, err error, f func(*sql.Rows) error) error {
 	if err != nil {
-		return fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+		return s.fail(op, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		if err := f(rows); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
+			return s.fail(op, err)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return s.fail(op, err)
 	}
 	return nil
 }

@@ -116,7 +116,7 @@ func (s *DB) findUser(ctx context.Context, op, where string, arg any) (auth.User
 	case errors.Is(err, sql.ErrNoRows):
 		return u, auth.ErrNotFound
 	case err != nil:
-		return u, fmt.Errorf("%s: %w: %w", op, ErrUnavailable, err)
+		return u, s.fail(op, err)
 	}
 	return u, nil
 }

@@ -1,0 +1,69 @@
+// Package fault names the kinds of failure that every layer of the studio
+// tells apart, so that one classification serves every protocol: the store
+// classifies its engine's errors into kinds (package store, one function per
+// engine), and each protocol answers each kind in its own wire format in
+// one function (GoTrue JSON in auth, PostgREST JSON in rest, the functions'
+// JSON and problem pages in server). Decision 0014 says which failure is
+// which kind.
+//
+// A Kind is an error: an error is marked with its kind by wrapping the kind
+// (Mark, or fmt.Errorf with %w), and its kind is read with KindOf or
+// errors.Is(err, fault.Conflict).
+package fault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind is a kind of failure.
+type Kind string
+
+// Error is the kind's name; a Kind is an error so that errors wrap it.
+func (k Kind) Error() string { return string(k) }
+
+// The kinds. An error marked with none of them is Internal.
+const (
+	// Unavailable: the store cannot do the work now, through no fault of
+	// the request or of the code: it cannot be reached, it timed out, it
+	// is busy or out of resources (disk full, I/O error). The same request
+	// may succeed later: answered 503 with Retry-After.
+	Unavailable Kind = "store unavailable"
+	// NotFound: what the request names does not exist.
+	NotFound Kind = "not found"
+	// Conflict: the change collides with what is stored (a unique or a
+	// foreign key constraint).
+	Conflict Kind = "conflict"
+	// Invalid: a value the store refuses (a check or not-null constraint, a
+	// value of the wrong type): bad input that got past the decoder.
+	Invalid Kind = "invalid"
+	// Internal: anything else, a bug. Logged with its context and answered
+	// with a generic message that tells nothing of the internals.
+	Internal Kind = "internal error"
+)
+
+// KindOf is the kind err is marked with (the outermost mark when there are
+// several), Internal when it has none. err must not be nil.
+func KindOf(err error) Kind {
+	var k Kind
+	if errors.As(err, &k) {
+		return k
+	}
+	return Internal
+}
+
+// Mark returns err marked as of kind k, its message kept after the kind's:
+// "store unavailable: dial tcp …: connection refused".
+func Mark(k Kind, err error) error { return fmt.Errorf("%w: %w", k, err) }
+
+// New returns an error of kind k whose message is msg (not prefixed with
+// the kind): a sentinel that classifies, such as auth.ErrNotFound.
+func New(k Kind, msg string) error { return &sentinel{kind: k, msg: msg} }
+
+type sentinel struct {
+	kind Kind
+	msg  string
+}
+
+func (e *sentinel) Error() string { return e.msg }
+func (e *sentinel) Unwrap() error { return e.kind }
