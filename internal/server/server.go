@@ -57,11 +57,12 @@ func New(d Deps) http.Handler {
 	return chain(mux, recoverPanics(d.Logger), observe(d.Logger, d.Metrics), securityHeaders(d.Functions.TrustedProxies))
 }
 
-// httpServer is the server Serve runs; it must serve a coalescingListener.
+// httpServer is the server Serve runs; inOneWrite works when it serves a
+// gatheringListener.
 func httpServer(h http.Handler, logger *slog.Logger) *http.Server {
 	return &http.Server{
-		Handler:           holdWhileHandling(h), // with coalescingListener and withConn: see coalesce.go
-		ConnContext:       withConn,
+		Handler:           h,
+		ConnContext:       withGatheringConn,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -73,8 +74,6 @@ func httpServer(h http.Handler, logger *slog.Logger) *http.Server {
 // Options are what Serve may do besides plain HTTP on its listener.
 type Options struct {
 	// TLS makes Serve speak HTTPS (HTTP/2 and HTTP/1.1) on its listener.
-	// TLS connections are not coalesced (coalesce.go): TLS already writes
-	// whole records, and HTTP/2 writes while a read is pending.
 	TLS *tls.Config
 	// Sides are other plain-HTTP listeners, each with its own handler: the
 	// redirect to HTTPS (and ACME's http-01 challenges), the metrics.
@@ -100,7 +99,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Lo
 		go func() { errc <- srv.ServeTLS(ln, "", "") }()
 		logger.Info("listening", "addr", ln.Addr().String(), "scheme", "https")
 	} else {
-		go func() { errc <- srv.Serve(coalescingListener{ln}) }()
+		go func() { errc <- srv.Serve(gatheringListener{ln}) }()
 		logger.Info("listening", "addr", ln.Addr().String())
 	}
 	for _, side := range opts.Sides {
