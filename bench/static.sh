@@ -168,9 +168,10 @@ for target in "/" "$asset" "/no-such-page"; do
   sh=$(fields "$STUDIO_PORT" "$target"); nh=$(fields "$NGINX_PORT" "$target")
   [ "$sh" = "$nh" ] || echo "warning: $target: header fields differ (< studio, > nginx): $(diff <(echo "$sh") <(echo "$nh") | grep '^[<>]' | tr '\n' ' ')" >&2
   declare -A rps=() p99=() cpu=() rps_ratio=() p99_ratio=() last_rps=() last_p99=()
-  for round in $(seq "$ROUNDS"); do # the servers take turns
+  for round in $(seq "$ROUNDS"); do # the servers take turns, each round starting with the next
     line="  $target round $round:"
-    for server in "${servers[@]}"; do
+    turn=$(( (round - 1) % ${#servers[@]} ))
+    for server in "${servers[@]:turn}" "${servers[@]:0:turn}"; do
       read -r r p c < <(measure "$server" "$target")
       rps[$server]+=" $r"; p99[$server]+=" $p"; cpu[$server]+=" $c"
       last_rps[$server]=$r; last_p99[$server]=$p
