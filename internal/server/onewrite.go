@@ -9,13 +9,14 @@ import (
 
 // net/http writes a response through a 4 KiB buffer: when the header and
 // body are bigger than that, the header and the start of the body leave in
-// one write(2) and the rest in a second. On a page of the site, those system
-// calls are most of the cost of a request (decision 0013). inOneWrite makes
+// one write(2) and the rest in a second. On a page of the site, each write
+// costs about a quarter of the request (decision 0015). inOneWrite makes
 // the responses of one handler leave in one system call: while that handler
 // runs, its connection gathers what net/http writes, and sends it when the
-// handler returns. It suits a handler that writes its whole response at once
-// (the site's files); one that streams must not be wrapped. Every other
-// handler's writes go to the socket as net/http makes them.
+// handler returns. It suits a handler that writes its whole response and
+// returns (the site's files). A handler that streams, or reads a request
+// body (its client may wait for "100 Continue"), must not be wrapped. Every
+// other handler's writes go to the socket as net/http makes them.
 
 // wholeLimit bounds what a connection gathers; a bigger write goes out at
 // once, together with what was gathered, in one writev(2).
