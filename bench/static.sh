@@ -3,8 +3,8 @@
 # same run, against nginx serving the same built files with an equivalent
 # configuration (precompressed gzip, the same cache headers, 404 page).
 # Each target is measured BENCH_ROUNDS times, the servers taking turns
-# (studio, nginx, studio, nginx, ...), and the medians are printed: requests/s
-# and p99 latency for each server, and the ratios studio/nginx.
+# (studio, nginx, studio, nginx, ...), and the medians are printed: requests/s,
+# p99 latency and CPU time per request for each server, and the ratios to nginx.
 # BENCH_BASELINE="path/to/a/studio ..." measures other builds in the same
 # turns (e.g. the previous commit's), each named by its file name.
 # A benchmark, not a test: figures depend on the machine and its load, which
@@ -136,13 +136,13 @@ measure() { # server path → req/s p99 CPU-µs/req
 }
 
 cpu_ticks() { # server → user+system clock ticks of its processes so far
-  local pids
+  local pids p
   if [ "$1" = nginx ]; then
     pids=$(pgrep -P "$(cat "$work/nginx.pid")") # the workers
   else
     pids=${pid[$1]}
   fi
-  for pid in $pids; do cut -d' ' -f14,15 "/proc/$pid/stat"; done | awk '{ t += $1 + $2 } END { print t + 0 }'
+  for p in $pids; do cut -d' ' -f14,15 "/proc/$p/stat"; done | awk '{ t += $1 + $2 } END { print t + 0 }'
 }
 
 median() { # numbers... → their median
