@@ -2,8 +2,13 @@
 # make bench (static part): wrk on loopback against bin/studio and, in the
 # same run, against nginx serving the same built files with an equivalent
 # configuration (precompressed gzip, the same cache headers, 404 page).
-# Prints requests/s and p99 latency for each target and the ratio studio/nginx.
-# A benchmark, not a test: figures depend on the machine and its load.
+# Each target is measured BENCH_ROUNDS times, the servers taking turns
+# (studio, nginx, studio, nginx, ...), and the medians are printed: requests/s,
+# p99 latency and CPU time per request for each server, and the ratios to nginx.
+# BENCH_BASELINE="path/to/a/studio ..." measures other builds in the same
+# turns (e.g. the previous commit's), each named by its file name.
+# A benchmark, not a test: figures depend on the machine and its load, which
+# the script prints (uptime) before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +17,9 @@ CONNECTIONS=${BENCH_CONNECTIONS:-64}
 THREADS=${BENCH_THREADS:-2}
 STUDIO_PORT=${BENCH_STUDIO_PORT:-18080}
 NGINX_PORT=${BENCH_NGINX_PORT:-18081}
+ROUNDS=${BENCH_ROUNDS:-3}
+BASELINE=${BENCH_BASELINE:-}
+BASELINE_PORT=${BENCH_BASELINE_PORT:-18082} # and up, one per baseline
 SITE=$PWD/web/build/client
 
 scripts/ensure-nginx
@@ -21,14 +29,30 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x bin/studio ] && [ -d "$SITE" ] || { echo "run make build first" >&2; exit 1; }
 
-asset=$(grep -o '/assets/entry.client-[^"]*\.js' "$SITE/index.html" | head -1)
+asset=$(grep -o '/assets/client\.[^"]*\.js' "$SITE/index.html" | head -1)
 work=$(mktemp -d)
-cleanup() { [ -n "${studio_pid:-}" ] && kill "$studio_pid" 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"; }
+declare -A pid=() port=([studio]=$STUDIO_PORT [nginx]=$NGINX_PORT) # by server
+cleanup() {
+  for p in "${pid[@]}"; do kill "$p" 2>/dev/null; done
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
-./bin/studio serve --addr 127.0.0.1:$STUDIO_PORT --data "$work/data" > /dev/null 2>&1 &
-studio_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$STUDIO_PORT/healthz" >/dev/null && break; sleep 0.1; done
+start_studio() { # binary port data → pid
+  "$1" serve --addr 127.0.0.1:"$2" --data "$3" > /dev/null 2>&1 &
+  local started=$!
+  for _ in $(seq 50); do curl -fs "http://127.0.0.1:$2/healthz" >/dev/null && break; sleep 0.1; done
+  echo "$started"
+}
+servers=(studio nginx)
+pid[studio]=$(start_studio ./bin/studio "$STUDIO_PORT" "$work/data")
+for binary in $BASELINE; do
+  name=$(basename "$binary")
+  servers+=("$name")
+  port[$name]=$((BASELINE_PORT + ${#servers[@]} - 3))
+  pid[$name]=$(start_studio "$binary" "${port[$name]}" "$work/data-$name")
+done
 
 # nginx sends the same header fields as studio, read from studio itself: the
 # security headers of every response, and the page's own CSP (it admits the
@@ -95,13 +119,34 @@ CONF
 "$NGINX" -c "$work/nginx.conf" -e "$work/error.log"
 for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/" && break; sleep 0.1; done
 
-# wrk prints Requests/sec and, with --latency, the 99% percentile.
-measure() { # port path
-  local out rps p99
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H 'Accept-Encoding: gzip' "http://127.0.0.1:$1$2")
+# wrk prints the requests made, Requests/sec and, with --latency, the 99%
+# percentile (in us, ms, s or m), here in milliseconds. The CPU time the
+# server's processes spent during the run, per request, is less sensitive to
+# what else the machine runs than requests/s.
+measure() { # server path → req/s p99 CPU-µs/req
+  local out rps p99 requests before after
+  before=$(cpu_ticks "$1")
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H 'Accept-Encoding: gzip' "http://127.0.0.1:${port[$1]}$2")
+  after=$(cpu_ticks "$1")
+  requests=$(awk '/ requests in / {print $1}' <<<"$out")
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
-  p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
-  echo "$rps $p99"
+  p99=$(awk '$1 == "99%" { v = $2 + 0; u = $2; sub(/^[0-9.]+/, "", u)
+    printf "%.2f", v * (u == "us" ? 0.001 : u == "s" ? 1000 : u == "m" ? 60000 : 1) }' <<<"$out")
+  echo "$rps $p99 $(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
+}
+
+cpu_ticks() { # server → user+system clock ticks of its processes so far
+  local pids p
+  if [ "$1" = nginx ]; then
+    pids=$(pgrep -P "$(cat "$work/nginx.pid")") # the workers
+  else
+    pids=${pid[$1]}
+  fi
+  for p in $pids; do cut -d' ' -f14,15 "/proc/$p/stat"; done | awk '{ t += $1 + $2 } END { print t + 0 }'
+}
+
+median() { # numbers... → their median
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
 # The header fields of a response, with the values of the security headers;
@@ -113,7 +158,8 @@ fields() { # port path
       { print tolower($1) }' | sort
 }
 
-printf '%-28s %14s %10s %14s %10s %8s\n' "target" "studio req/s" "p99" "nginx req/s" "p99" "ratio"
+echo "load before: $(uptime)"
+table=$(printf '%-16s %-16s %9s %8s %11s %13s %11s' target server "req/s" "p99 ms" "CPU µs/req" "req/s÷nginx" "p99÷nginx")
 for target in "/" "$asset" "/no-such-page"; do
   # Check that both answer alike before measuring.
   s=$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept-Encoding: gzip' "http://127.0.0.1:$STUDIO_PORT$target" || true)
@@ -121,10 +167,31 @@ for target in "/" "$asset" "/no-such-page"; do
   [ "$s" = "$n" ] || echo "warning: $target answers '$s' from studio but '$n' from nginx" >&2
   sh=$(fields "$STUDIO_PORT" "$target"); nh=$(fields "$NGINX_PORT" "$target")
   [ "$sh" = "$nh" ] || echo "warning: $target: header fields differ (< studio, > nginx): $(diff <(echo "$sh") <(echo "$nh") | grep '^[<>]' | tr '\n' ' ')" >&2
-  read -r srps sp99 < <(measure "$STUDIO_PORT" "$target")
-  read -r nrps np99 < <(measure "$NGINX_PORT" "$target")
-  ratio=$(awk -v a="$srps" -v b="$nrps" 'BEGIN { printf "%.2f", a / b }')
+  declare -A rps=() p99=() cpu=() rps_ratio=() p99_ratio=() last_rps=() last_p99=()
+  for round in $(seq "$ROUNDS"); do # the servers take turns, each round starting with the next
+    line="  $target round $round:"
+    turn=$(( (round - 1) % ${#servers[@]} ))
+    for server in "${servers[@]:turn}" "${servers[@]:0:turn}"; do
+      read -r r p c < <(measure "$server" "$target")
+      rps[$server]+=" $r"; p99[$server]+=" $p"; cpu[$server]+=" $c"
+      last_rps[$server]=$r; last_p99[$server]=$p
+      line+=" $server $r/s $p ms $c µs;"
+    done
+    for server in "${servers[@]}"; do # each round's ratio: both ran under about the same load
+      rps_ratio[$server]+=" $(awk -v a="${last_rps[$server]}" -v b="${last_rps[nginx]}" 'BEGIN { print a / b }')"
+      p99_ratio[$server]+=" $(awk -v a="${last_p99[$server]}" -v b="${last_p99[nginx]}" 'BEGIN { print a / b }')"
+    done
+    echo "$line" >&2
+  done
   label=$target; [ "$target" = "$asset" ] && label="hashed JS asset"; [ "$target" = "/" ] && label="/ (HTML, gzip)"; [ "$target" = "/no-such-page" ] && label="404 page"
-  printf '%-28s %14s %10s %14s %10s %8s\n' "$label" "$srps" "$sp99" "$nrps" "$np99" "$ratio"
+  for server in "${servers[@]}"; do
+    # shellcheck disable=SC2086 # the lists are words
+    table+=$'\n'$(printf '%-16s %-16s %9.0f %8.2f %11.1f %13.2f %11.2f' "$label" "$server" "$(median ${rps[$server]})" \
+      "$(median ${p99[$server]})" "$(median ${cpu[$server]})" "$(median ${rps_ratio[$server]})" "$(median ${p99_ratio[$server]})")
+    label=""
+  done
 done
-echo "(wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared by wrk and the server)"
+echo "load after:  $(uptime)"
+echo "medians of $ROUNDS rounds (the ratios: medians of each round's ratio to nginx)"
+echo "$table"
+echo "(wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared by wrk and the servers; asset $asset)"

@@ -239,10 +239,11 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	go func() { defer func() { liveDone <- struct{}{} }(); db.FollowChanges(liveCtx, logger) }()
 	defer func() { stopLive(); <-liveDone; <-liveDone }()
 	h := server.New(server.Deps{
-		Site:    s,
-		Logger:  logger,
-		Contact: &contact.Service{Store: db, Notify: notifyCfg},
-		Signup:  &signup.Service{Store: db},
+		Site:      s,
+		Logger:    logger,
+		AccessLog: logs, // the lines logger would write, cheaper
+		Contact:   &contact.Service{Store: db, Notify: notifyCfg},
+		Signup:    &signup.Service{Store: db},
 		Functions: server.FunctionsConfig{
 			RateLimit:          rate,
 			TrustedProxies:     proxies,

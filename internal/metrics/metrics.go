@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -28,6 +29,11 @@ type Metrics struct {
 	signIns       *prometheus.CounterVec
 	realtimeConns prometheus.Gauge
 	realtimeLimit *prometheus.CounterVec
+
+	// requestMetrics holds, by requestKey, the counter and histogram of a
+	// route class and status, looked up in the vectors once: Request runs
+	// on every request, and a vector's lookup hashes its labels.
+	requestMetrics sync.Map
 }
 
 // New makes the metrics. outboxDepth, when not nil, is asked for the number
@@ -86,9 +92,27 @@ func (m *Metrics) Handler() http.Handler {
 
 // Request counts one answered request to path with status, which took d.
 func (m *Metrics) Request(path string, status int, d time.Duration) {
-	class := RouteClass(path)
-	m.requests.WithLabelValues(class, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(class).Observe(d.Seconds())
+	key := requestKey{RouteClass(path), status}
+	v, ok := m.requestMetrics.Load(key)
+	if !ok {
+		v, _ = m.requestMetrics.LoadOrStore(key, requestMetrics{
+			count:    m.requests.WithLabelValues(key.class, strconv.Itoa(status)),
+			duration: m.duration.WithLabelValues(key.class),
+		})
+	}
+	rm := v.(requestMetrics)
+	rm.count.Inc()
+	rm.duration.Observe(d.Seconds())
+}
+
+type requestKey struct {
+	class  string
+	status int
+}
+
+type requestMetrics struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 // Submission counts one submission to function with its outcome.

@@ -44,6 +44,9 @@ func overHTTPS(r *http.Request, trusted []netip.Prefix) bool {
 	if r.TLS != nil {
 		return true
 	}
+	if len(trusted) == 0 { // the common case, without parsing the address of every request
+		return false
+	}
 	if !isTrusted(parseAddr(r.RemoteAddr), trusted) {
 		return false
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -87,10 +88,11 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-// observe writes one structured line per request and counts it in m. It
-// hands the record to the logger's handler itself: Logger.LogAttrs would
-// also look up the caller's source position, which the line does not show.
-func observe(logger *slog.Logger, m *metrics.Metrics) middleware {
+// observe writes one line per request to accessLog, or when it is nil to
+// logger, and counts the request in m. It hands the record to the logger's
+// handler itself: Logger.LogAttrs would also look up the caller's source
+// position, which the line does not show.
+func observe(logger *slog.Logger, accessLog io.Writer, m *metrics.Metrics) middleware {
 	h := logger.Handler()
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -102,19 +104,14 @@ func observe(logger *slog.Logger, m *metrics.Metrics) middleware {
 			}
 			end := time.Now()
 			m.Request(r.URL.Path, rec.status, end.Sub(start))
-			if !h.Enabled(r.Context(), slog.LevelInfo) {
-				return
+			line := requestLine{end: end, method: r.Method, path: r.URL.Path, status: rec.status,
+				bytes: rec.bytes, duration: end.Sub(start), remote: r.RemoteAddr}
+			switch {
+			case accessLog != nil:
+				line.writeJSON(accessLog)
+			case h.Enabled(r.Context(), slog.LevelInfo):
+				line.log(r.Context(), h)
 			}
-			line := slog.NewRecord(end, slog.LevelInfo, "request", 0)
-			line.AddAttrs(
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
-				slog.Int("status", rec.status),
-				slog.Int("bytes", rec.bytes),
-				slog.Duration("duration", end.Sub(start)),
-				slog.String("remote", r.RemoteAddr),
-			)
-			_ = h.Handle(r.Context(), line)
 		})
 	}
 }

@@ -42,11 +42,11 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	if d.Auth != nil {
 		anonKeys = d.Auth
 	}
-	mux.Handle("GET "+ConsolePath, consoleShell(d.Site))
-	mux.Handle("GET "+ConsolePath+"/{path...}", consoleShell(d.Site))
+	mux.Handle("GET "+ConsolePath, inOneWrite(consoleShell(d.Site)))
+	mux.Handle("GET "+ConsolePath+"/{path...}", inOneWrite(consoleShell(d.Site)))
 	mux.HandleFunc("GET "+ConsolePath+"/config.json", handleConsoleConfig(anonKeys, d.Logger))
 
-	mux.Handle("/", d.Site) // everything else: pages, assets, 404s
+	mux.Handle("/", inOneWrite(d.Site)) // everything else: pages, assets, 404s
 }
 
 // handleHealthz answers GET /healthz: the process is up and serving.
