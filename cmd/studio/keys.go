@@ -14,34 +14,24 @@ import (
 // The keys commands manage the ES256 signing keys in the store and their
 // sealing with the secret key (package auth).
 
-var keysPrintAnonCommand = command{
-	name:    "keys print-anon",
-	summary: "print the public key the Supabase client is created with",
-	description: "Prints the anon key: createClient(siteOrigin, anonKey) in @supabase/supabase-js.\n" +
-		"It is public and grants nothing beyond what a visitor may do. Creates the\n" +
+var keysPrintAnonCommand = keysCommand("keys print-anon",
+	"print the public key the Supabase client is created with",
+	"Prints the anon key: createClient(siteOrigin, anonKey) in @supabase/supabase-js.\n"+
+		"It is public and grants nothing beyond what a visitor may do. Creates the\n"+
 		"signing key in the store when there is none yet.",
-	setup: func(fs *flag.FlagSet, env func(string) string) action {
-		cfg := storeFlags(fs, env)
-		secrets := secretKeyFlags(fs, env)
-		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-			if err := noArgs(fs, stderr); err != nil {
-				return err
-			}
-			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *auth.SecretKey) error {
-				keys, err := auth.LoadKeys(ctx, db, key, time.Now())
-				if err != nil {
-					return err
-				}
-				anon, err := keys.AnonKey()
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(stdout, anon)
-				return nil
-			})
+	true,
+	func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
+		keys, err := auth.LoadKeys(ctx, db, key, time.Now())
+		if err != nil {
+			return err
 		}
-	},
-}
+		anon, err := keys.AnonKey()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, anon)
+		return nil
+	})
 
 var keysRotateCommand = command{
 	name:    "keys rotate",
@@ -91,87 +81,84 @@ var keysUnsealCommand = sealCommand(true)
 // release (a rollback). Neither makes a secret key: sealing with a key the
 // servers lack would leave them unable to sign.
 func sealCommand(unseal bool) command {
-	c := command{
-		name:    "keys seal",
-		summary: "seal the signing and ACME keys stored in clear by an earlier release",
-		description: "Seals with the secret key (--secret-key, else the key file in --data) every signing key and\n" +
-			"ACME key that a release before --secret-key stored in clear. Run it once every server runs\n" +
+	name, summary, description, verb := "keys seal",
+		"seal the signing and ACME keys stored in clear by an earlier release",
+		"Seals with the secret key (--secret-key, else the key file in --data) every signing key and\n"+
+			"ACME key that a release before --secret-key stored in clear. Run it once every server runs\n"+
 			"this release: an earlier release cannot open sealed keys (docs/deploy.md).",
-	}
+		"sealed"
 	if unseal {
-		c.name = "keys unseal"
-		c.summary = "store the signing and ACME keys in clear again, to roll back to an earlier release"
-		c.description = "Stores in clear again every sealed signing key and ACME key, so that a release before\n" +
-			"--secret-key, which cannot open them, can serve the store (a rollback). Seal them again with\n" +
-			"studio keys seal once every server runs this release again."
+		name, summary, description, verb = "keys unseal",
+			"store the signing and ACME keys in clear again, to roll back to an earlier release",
+			"Stores in clear again every sealed signing key and ACME key, so that a release before\n"+
+				"--secret-key, which cannot open them, can serve the store (a rollback). Seal them again with\n"+
+				"studio keys seal once every server runs this release again.",
+			"stored in clear"
 	}
-	c.setup = func(fs *flag.FlagSet, env func(string) string) action {
-		cfg := storeFlags(fs, env)
-		secrets := secretKeyFlags(fs, env)
-		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-			if err := noArgs(fs, stderr); err != nil {
+	return keysCommand(name, summary, description, false,
+		func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
+			kids, err := auth.SealSigningKeys(ctx, db, key, unseal)
+			for _, kid := range kids {
+				fmt.Fprintf(stdout, "%s signing key %s\n", verb, kid)
+			}
+			if err != nil {
 				return err
 			}
-			verb := "sealed"
-			if unseal {
-				verb = "stored in clear"
+			entries, err := sealACMECache(ctx, db, key, unseal)
+			for _, e := range entries {
+				fmt.Fprintf(stdout, "%s ACME cache entry %s\n", verb, e)
 			}
-			return withSecretKey(ctx, *cfg, *secrets, false, stderr, func(db *store.DB, key *auth.SecretKey) error {
-				kids, err := auth.SealSigningKeys(ctx, db, key, unseal)
-				for _, kid := range kids {
-					fmt.Fprintf(stdout, "%s signing key %s\n", verb, kid)
-				}
-				if err != nil {
-					return err
-				}
-				entries, err := sealACMECache(ctx, db, key, unseal)
-				for _, e := range entries {
-					fmt.Fprintf(stdout, "%s ACME cache entry %s\n", verb, e)
-				}
-				if err == nil && len(kids)+len(entries) == 0 {
-					fmt.Fprintf(stdout, "nothing to change: every key is %s already\n", verb)
-				}
-				return err
-			})
-		}
-	}
-	return c
+			if err == nil && len(kids)+len(entries) == 0 {
+				fmt.Fprintf(stdout, "nothing to change: every key is %s already\n", verb)
+			}
+			return err
+		})
 }
 
-var keysDropUnreadableCommand = command{
-	name:    "keys drop-unreadable",
-	summary: "remove the signing and ACME keys sealed with a lost secret key",
-	description: "Removes every signing key and ACME key that does not open with the secret key (--secret-key,\n" +
-		"else the key file in --data): for a store whose secret key was lost. Access tokens they signed\n" +
-		"stop working, sessions do not (the next refresh gets a token of a new key, which the servers make);\n" +
-		"the certificates are asked of the ACME CA again. TOTP factors sealed with the lost key are reset\n" +
+var keysDropUnreadableCommand = keysCommand("keys drop-unreadable",
+	"remove the signing and ACME keys sealed with a lost secret key",
+	"Removes every signing key and ACME key that does not open with the secret key (--secret-key,\n"+
+		"else the key file in --data): for a store whose secret key was lost. Access tokens they signed\n"+
+		"stop working, sessions do not (the next refresh gets a token of a new key, which the servers make);\n"+
+		"the certificates are asked of the ACME CA again. TOTP factors sealed with the lost key are reset\n"+
 		"per person with studio staff reset-mfa. Run it with the key the servers now have.",
-	setup: func(fs *flag.FlagSet, env func(string) string) action {
-		cfg := storeFlags(fs, env)
-		secrets := secretKeyFlags(fs, env)
-		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-			if err := noArgs(fs, stderr); err != nil {
-				return err
-			}
-			return withSecretKey(ctx, *cfg, *secrets, false, stderr, func(db *store.DB, key *auth.SecretKey) error {
-				kids, err := auth.DropUnreadableSigningKeys(ctx, db, key)
-				for _, kid := range kids {
-					fmt.Fprintf(stdout, "removed signing key %s\n", kid)
-				}
-				if err != nil {
+	false,
+	func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
+		kids, err := auth.DropUnreadableSigningKeys(ctx, db, key)
+		for _, kid := range kids {
+			fmt.Fprintf(stdout, "removed signing key %s\n", kid)
+		}
+		if err != nil {
+			return err
+		}
+		entries, err := dropUnreadableACME(ctx, db, key)
+		for _, e := range entries {
+			fmt.Fprintf(stdout, "removed ACME cache entry %s\n", e)
+		}
+		if err == nil && len(kids)+len(entries) == 0 {
+			fmt.Fprintf(stdout, "nothing to remove: every key opens with secret key %s\n", key.ID())
+		}
+		return err
+	})
+
+// keysCommand is a command without flags of its own that works on the
+// store with the secret key (withSecretKey).
+func keysCommand(name, summary, description string, create bool,
+	run func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error) command {
+	return command{name: name, summary: summary, description: description,
+		setup: func(fs *flag.FlagSet, env func(string) string) action {
+			cfg := storeFlags(fs, env)
+			secrets := secretKeyFlags(fs, env)
+			return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+				if err := noArgs(fs, stderr); err != nil {
 					return err
 				}
-				entries, err := dropUnreadableACME(ctx, db, key)
-				for _, e := range entries {
-					fmt.Fprintf(stdout, "removed ACME cache entry %s\n", e)
-				}
-				if err == nil && len(kids)+len(entries) == 0 {
-					fmt.Fprintf(stdout, "nothing to remove: every key opens with secret key %s\n", key.ID())
-				}
-				return err
-			})
-		}
-	},
+				return withSecretKey(ctx, *cfg, *secrets, create, stderr, func(db *store.DB, key *auth.SecretKey) error {
+					return run(ctx, db, key, stdout)
+				})
+			}
+		},
+	}
 }
 
 // withSecretKey loads the secret key of secrets, opens the store of cfg and
