@@ -85,7 +85,7 @@ export async function signIn(page: Page, studio: Studio, email: string, { fromCl
   await page.getByLabel(signInCopy.codeLabel).fill(code);
   await page.getByRole("button", { name: signInCopy.verify }).click();
   // Signed in (the console or the two-step check shows): the session is stored before the test goes on.
-  await expect(page.getByLabel(signInCopy.codeLabel)).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.getByLabel(signInCopy.codeLabel)).toHaveCount(0, { timeout: 20_000 });
 }
 
 /** totp is the RFC 6238 code (SHA-1, 30 s, 6 digits) of a base32 key at a time, as an authenticator app shows it. */
