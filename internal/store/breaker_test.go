@@ -1,10 +1,13 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,6 +106,7 @@ func (f *freezer) thaw() {
 // within the call deadline (2 s) instead of the request's 15 s; after three
 // in a row the breaker opens and writes fail at once, telling a Retry-After
 // of 5 s; once PostgreSQL answers again, writes succeed within a second.
+// The outage is logged once when it starts and once when it ends.
 func TestFrozenPostgres(t *testing.T) {
 	u, err := url.Parse(storetest.PostgresURL(t))
 	if err != nil {
@@ -110,7 +114,8 @@ func TestFrozenPostgres(t *testing.T) {
 	}
 	f := newFreezer(t, u.Host)
 	u.Host = f.ln.Addr().String()
-	db := storetest.MustOpen(t, store.Config{DatabaseURL: u.String()})
+	var logged lockedBuffer
+	db := storetest.MustOpen(t, store.Config{DatabaseURL: u.String(), Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := db.CreateContactMessage(ctx, message("before", t0), nil); err != nil {
@@ -123,9 +128,11 @@ func TestFrozenPostgres(t *testing.T) {
 		wg.Go(func() {
 			start := time.Now()
 			_, err := db.CreateContactMessage(ctx, message(id, t0), nil)
-			if took := time.Since(start); !errors.Is(err, fault.Unavailable) || took > 2500*time.Millisecond {
+			took := time.Since(start)
+			if !errors.Is(err, fault.Unavailable) || took > 2500*time.Millisecond {
 				t.Errorf("write %s while frozen: %v after %v, want unavailable within the 2 s deadline", id, err, took)
 			}
+			t.Logf("write %s while frozen: unavailable after %v", id, took)
 		})
 	}
 	wg.Wait()
@@ -138,6 +145,7 @@ func TestFrozenPostgres(t *testing.T) {
 	if !errors.Is(err, breaker.ErrOpen) || !errors.Is(err, fault.Unavailable) || took > 100*time.Millisecond {
 		t.Errorf("write with the breaker open: %v after %v, want ErrOpen (unavailable) at once", err, took)
 	}
+	t.Logf("write with the breaker open: refused after %v", took)
 	if wait, ok := fault.RetryAfter(err); !ok || wait != 5*time.Second {
 		t.Errorf("Retry-After with the breaker open: %v (%v), want 5s", wait, ok)
 	}
@@ -161,4 +169,27 @@ func TestFrozenPostgres(t *testing.T) {
 	if !db.Up() || time.Since(db.LastCommit()) > time.Second {
 		t.Errorf("after the thaw: up %v, last commit %v", db.Up(), db.LastCommit())
 	}
+	log := logged.String()
+	if strings.Count(log, "store unavailable") != 1 || strings.Count(log, "store available again") != 1 ||
+		!strings.Contains(log, "down=") {
+		t.Errorf("log of the outage:\n%s\nwant one line when it starts and one with its length when it ends", log)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writes.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
