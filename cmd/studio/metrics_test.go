@@ -116,6 +116,8 @@ func TestMetrics(t *testing.T) {
 		`studio_submissions_total{function="submit-contact",outcome="cross-site-form"} 1`,
 		`studio_rate_limited_total{limit="functions/submit-contact"} 1`,
 		`studio_outbox_depth 0`,
+		`studio_store_up 1`,
+		"studio_store_last_commit_timestamp_seconds ",
 		`studio_auth_sign_ins_total{result="otp_expired"} 1`,
 		`studio_rate_limited_total{limit="auth/verify"} 1`,
 		`studio_realtime_connections 1`,
@@ -124,6 +126,9 @@ func TestMetrics(t *testing.T) {
 		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {
 			t.Errorf("metrics lack %q", want)
 		}
+	}
+	if strings.Contains(text, "studio_store_last_commit_timestamp_seconds 0\n") {
+		t.Error("no last commit after an accepted contact message")
 	}
 	if t.Failed() {
 		t.Log(text)

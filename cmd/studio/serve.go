@@ -174,7 +174,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	db, err := openStore(ctx, *cfg.store)
+	storeCfg := *cfg.store
+	storeCfg.Logger = logger
+	db, err := openStore(ctx, storeCfg)
 	if err != nil {
 		return err
 	}
@@ -185,6 +187,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	logger.Info("store", "engine", db.Engine())
 
 	meters := metrics.New(db.OutboxDepth)
+	meters.WatchStore(db.Up, db.LastCommit)
 	if mailer != nil {
 		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed}
 		senderCtx, stopSender := context.WithCancel(context.Background())

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"studio/internal/fault"
 )
 
 // MaxBodyBytes bounds a request body; every body the APIs take (a contact
@@ -21,10 +23,21 @@ const MaxBodyBytes = 64 << 10
 // the caller can act on instead of a spinner.
 const StoreTimeout = 15 * time.Second
 
-// StoreRetryAfter is the Retry-After of every 503 answered because the
-// store is unavailable (fault.Unavailable): short, as most such failures
-// (a restart, a failover, a busy database) pass within seconds.
+// StoreRetryAfter is the Retry-After of a 503 answered because the store is
+// unavailable (fault.Unavailable) when its error tells no wait of its own
+// (StoreRetryAfterOf): short, as most such failures (a restart, a
+// failover, a busy database) pass within seconds.
 const StoreRetryAfter = 2 * time.Second
+
+// StoreRetryAfterOf is the Retry-After of a 503 for err, a failure of kind
+// fault.Unavailable: the wait err tells (the store's circuit breaker sets
+// it, decision 0016), else StoreRetryAfter.
+func StoreRetryAfterOf(err error) time.Duration {
+	if wait, ok := fault.RetryAfter(err); ok {
+		return wait
+	}
+	return StoreRetryAfter
+}
 
 // WriteJSON answers status with v as JSON, never cached.
 func WriteJSON(w http.ResponseWriter, status int, v any) {

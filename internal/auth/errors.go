@@ -24,6 +24,10 @@ type AuthError struct {
 
 func (e *AuthError) Error() string { return e.Code + ": " + e.Message }
 
+// RetryAfter is the wait e tells the client (an unavailable store's), zero
+// when it tells none.
+func (e *AuthError) RetryAfter() time.Duration { return e.retryAfter }
+
 func newError(status int, code, format string, args ...any) *AuthError {
 	return &AuthError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
@@ -86,17 +90,18 @@ const (
 	apiVersion20240101 = "2024-01-01"
 )
 
-// kindError is GoTrue's answer to a failure of kind k (package fault) that
-// no handler answers for what it is, most often the store's: Unavailable is
-// 503 request_timeout with Retry-After (the client may try again);
+// kindError is GoTrue's answer to err, a failure of kind k (package fault)
+// that no handler answers for what it is, most often the store's:
+// Unavailable is 503 request_timeout with the Retry-After err tells
+// (api.StoreRetryAfterOf: the client may try again);
 // NotFound 404 not_found, Conflict 409 conflict, Invalid 400
 // validation_failed; Internal 500 unexpected_failure, a message that tells
 // nothing of the internals.
-func kindError(k fault.Kind) *AuthError {
+func kindError(k fault.Kind, err error) *AuthError {
 	switch k {
 	case fault.Unavailable:
 		e := newError(http.StatusServiceUnavailable, codeRequestTimeout, "The service cannot reach its store, please retry in a moment")
-		e.retryAfter = api.StoreRetryAfter
+		e.retryAfter = api.StoreRetryAfterOf(err)
 		return e
 	case fault.NotFound:
 		return newError(http.StatusNotFound, codeNotFound, "Not found")
@@ -109,17 +114,21 @@ func kindError(k fault.Kind) *AuthError {
 }
 
 // storeFailure logs err, the unexpected failure of op, and returns its
-// answer (kindError): a bug (Internal) is logged as an error, the others
-// as warnings. logArgs are more attributes for the log (the path).
+// answer (kindError): a bug (Internal) is logged as an error, an
+// unavailable store at debug level (the store logs each outage once), the
+// others as warnings. logArgs are more attributes for the log (the path).
 func (s *Service) storeFailure(op string, err error, logArgs ...any) *AuthError {
 	k := fault.KindOf(err)
 	args := append([]any{"kind", string(k), "err", err}, logArgs...)
-	if k == fault.Internal {
+	switch k {
+	case fault.Internal:
 		s.cfg.Logger.Error("auth: "+op, args...)
-	} else {
+	case fault.Unavailable:
+		s.cfg.Logger.Debug("auth: "+op, args...)
+	default:
 		s.cfg.Logger.Warn("auth: "+op, args...)
 	}
-	return kindError(k)
+	return kindError(k, err)
 }
 
 // writeError answers e in the format the request asks for: with

@@ -14,6 +14,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind is a kind of failure.
@@ -67,3 +68,26 @@ type sentinel struct {
 
 func (e *sentinel) Error() string { return e.msg }
 func (e *sentinel) Unwrap() error { return e.kind }
+
+// WithRetryAfter returns err telling when the same request may succeed:
+// after wait (the store's circuit breaker says it). err's kind is kept.
+func WithRetryAfter(err error, wait time.Duration) error {
+	return &retryAfter{err: err, wait: wait}
+}
+
+// RetryAfter is the wait err tells (WithRetryAfter), if it tells one.
+func RetryAfter(err error) (time.Duration, bool) {
+	var r *retryAfter
+	if errors.As(err, &r) {
+		return r.wait, true
+	}
+	return 0, false
+}
+
+type retryAfter struct {
+	err  error
+	wait time.Duration
+}
+
+func (e *retryAfter) Error() string { return e.err.Error() }
+func (e *retryAfter) Unwrap() error { return e.err }

@@ -85,6 +85,31 @@ func New(outboxDepth func(context.Context) (int, error)) *Metrics {
 	return m
 }
 
+// WatchStore adds the store's state, asked at each scrape: studio_store_up
+// (1 while up says so, the store's circuit breaker closed; 0 while it is
+// open) and studio_store_last_commit_timestamp_seconds (the Unix time of
+// lastCommit, the last write this server committed; 0 before the first).
+func (m *Metrics) WatchStore(up func() bool, lastCommit func() time.Time) {
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "studio_store_up", Help: "1 while the store answers, 0 while its circuit breaker is open (calls fail at once).",
+		}, func() float64 {
+			if up() {
+				return 1
+			}
+			return 0
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "studio_store_last_commit_timestamp_seconds", Help: "Unix time of the last write this server committed to the store (0 before the first).",
+		}, func() float64 {
+			t := lastCommit()
+			if t.IsZero() {
+				return 0
+			}
+			return float64(t.UnixNano()) / 1e9
+		}))
+}
+
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})

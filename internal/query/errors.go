@@ -3,6 +3,7 @@ package query
 import (
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Error is a refusal in PostgREST's shape: an HTTP status and a body
@@ -15,6 +16,9 @@ type Error struct {
 	Message string
 	Details string // "" is null
 	Hint    string // "" is null
+	// RetryAfter, when not zero, is sent as Retry-After (an unavailable
+	// store); it is not in the body.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }

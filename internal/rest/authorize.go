@@ -44,9 +44,9 @@ func authError(ae *auth.AuthError) *Error {
 	}
 	switch {
 	case ae.Status == http.StatusServiceUnavailable:
-		return kindError(fault.Unavailable)
+		return kindError(fault.Unavailable, ae.RetryAfter())
 	case ae.Status >= 500:
-		return kindError(fault.Internal)
+		return kindError(fault.Internal, 0)
 	}
 	return &Error{Status: http.StatusUnauthorized, Code: codeJWT, Message: ae.Message, Hint: "Sign in again"}
 }

@@ -3,6 +3,7 @@ package rest
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"studio/internal/api"
 	"studio/internal/fault"
@@ -38,16 +39,17 @@ const (
 
 // kindError is PostgREST's answer to a store failure of kind k (package
 // fault), with the codes PostgREST gives the SQLSTATEs behind each kind:
-// Unavailable 503 PGRST001 (with Retry-After: the client may try again),
+// Unavailable 503 PGRST001 (with Retry-After wait: the client may try
+// again),
 // Conflict 409 23505 (a unique or foreign key violation), Invalid 400 23514
 // (a value a constraint refuses). The store of /rest/v1 finds no row by
 // reading none, never by NotFound: that, like Internal, is a bug, 500 XX000
 // with a message that tells nothing of the internals.
-func kindError(k fault.Kind) *Error {
+func kindError(k fault.Kind, wait time.Duration) *Error {
 	switch k {
 	case fault.Unavailable:
 		return &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
-			Message: "Could not reach the database", Hint: "Try again in a moment"}
+			Message: "Could not reach the database", Hint: "Try again in a moment", RetryAfter: wait}
 	case fault.Conflict:
 		return &Error{Status: http.StatusConflict, Code: codeConflict, Message: "The change conflicts with a stored row"}
 	case fault.Invalid:
@@ -61,7 +63,7 @@ func errParse(message, details string) *Error {
 }
 
 // writeError answers e as PostgREST does; a store that cannot be reached
-// (PGRST001) with Retry-After too.
+// (PGRST001) with Retry-After too: e.RetryAfter, else api.StoreRetryAfter.
 func writeError(w http.ResponseWriter, e *Error) {
 	nullable := func(s string) *string {
 		if s == "" {
@@ -80,7 +82,11 @@ func writeError(w http.ResponseWriter, e *Error) {
 	h.Set("Cache-Control", "no-store")
 	h.Del("Content-Range")
 	if e.Code == codeUnavailable {
-		api.SetRetryAfter(w, api.StoreRetryAfter)
+		wait := e.RetryAfter
+		if wait <= 0 {
+			wait = api.StoreRetryAfter
+		}
+		api.SetRetryAfter(w, wait)
 	}
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(body)

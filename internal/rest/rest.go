@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/api"
 	"studio/internal/auth"
 	"studio/internal/cors"
 	"studio/internal/fault"
@@ -132,13 +133,16 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 }
 
 // storeFailed answers a store error by its kind (kindError), logged: a bug
-// (Internal) as an error, the others as warnings.
+// (Internal) as an error, an unavailable store at debug level (the store
+// logs each outage once), the others as warnings.
 func (s *Service) storeFailed(w http.ResponseWriter, r *http.Request, err error) {
-	k := fault.KindOf(err)
-	if k == fault.Internal {
+	switch k := fault.KindOf(err); k {
+	case fault.Internal:
 		s.cfg.Logger.Error("rest: store", "path", r.URL.Path, "err", err)
-	} else {
+	case fault.Unavailable:
+		s.cfg.Logger.Debug("rest: store", "kind", string(k), "path", r.URL.Path, "err", err)
+	default:
 		s.cfg.Logger.Warn("rest: store", "kind", string(k), "path", r.URL.Path, "err", err)
 	}
-	writeError(w, kindError(k))
+	writeError(w, kindError(fault.KindOf(err), api.StoreRetryAfterOf(err)))
 }

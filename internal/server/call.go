@@ -265,9 +265,10 @@ func (f *functions) allow(c *call, r *http.Request, name string) bool {
 }
 
 // storeFailed answers a failed run by the kind of its error (package
-// fault), logged with the operation's error. Unavailable: 503 with
-// Retry-After (the visitor may try again), a form post to the problem page
-// unavailable. Invalid, a value the store refused that the decoder let
+// fault), logged with the operation's error. Unavailable: 503 with the
+// Retry-After the error tells (the store's circuit breaker, decision 0016),
+// a form post to the problem page unavailable; logged at debug level only,
+// as the store logs each outage once. Invalid, a value the store refused that the decoder let
 // through: 400, or the problem page invalid. Any other kind is a bug here,
 // as a submission names nothing that could be missing and every write is
 // idempotent: 500, or the problem page internal, telling nothing of the
@@ -275,9 +276,9 @@ func (f *functions) allow(c *call, r *http.Request, name string) bool {
 func (f *functions) storeFailed(c *call, r *http.Request, err error) {
 	switch k := fault.KindOf(err); k {
 	case fault.Unavailable:
-		f.logger.Error("store unavailable", "path", r.URL.Path, "err", err)
+		f.logger.Debug("store unavailable", "path", r.URL.Path, "err", err)
 		if !c.native {
-			api.SetRetryAfter(c.w, api.StoreRetryAfter)
+			api.SetRetryAfter(c.w, api.StoreRetryAfterOf(err))
 		}
 		c.fail(http.StatusServiceUnavailable, form.Rules.Errors.Unavailable, problemUnavailable)
 	case fault.Invalid:

@@ -62,8 +62,8 @@ func handleConsoleConfig(keys AnonKeySource, logger *slog.Logger) http.HandlerFu
 		case err == nil:
 			api.WriteJSON(w, http.StatusOK, consoleConfig{AnonKey: key})
 		case fault.KindOf(err) == fault.Unavailable:
-			logger.Warn("console config: store unavailable", "err", err)
-			api.SetRetryAfter(w, api.StoreRetryAfter)
+			logger.Debug("console config: store unavailable", "err", err)
+			api.SetRetryAfter(w, api.StoreRetryAfterOf(err))
 			writeError(w, http.StatusServiceUnavailable, "The store cannot be reached")
 		default:
 			logger.Error("console config: read the signing keys", "err", err)

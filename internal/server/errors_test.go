@@ -15,6 +15,7 @@ import (
 	"studio/internal/rest"
 	"studio/internal/server"
 	"studio/internal/signup"
+	"studio/internal/store"
 )
 
 // internals is the text of every error the failing stores return: no
@@ -135,5 +136,45 @@ func TestErrorKinds(t *testing.T) {
 				formPost("functions native form", "submit-contact", validContactForm, "/forms/problem/"+w.problem),
 			})
 		})
+	}
+}
+
+// TestRetryAfterFollowsTheBreaker: the 503s of an unreachable store carry
+// the Retry-After of its circuit breaker, in every protocol: 1 s while the
+// store just failed, 5 s once the breaker is open (after three failures in
+// a row), when calls fail at once.
+func TestRetryAfterFollowsTheBreaker(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, store.Config{DatabaseURL: "postgres://studio@127.0.0.1:1/none?connect_timeout=2", Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h := server.New(server.Deps{
+		Site:    fakeSite,
+		Logger:  discardLogger(),
+		Contact: &contact.Service{Store: db},
+		Auth:    auth.New(db, auth.Config{SiteOrigin: "http://example.com"}),
+		Rest:    rest.New(db, staffToken{}, rest.Config{}),
+	})
+	functionCall := func(retry string) scenario {
+		return scenario{name: "functions, Retry-After " + retry, method: "POST", path: "/functions/v1/submit-contact", body: validContact,
+			wantStatus: 503, wantHeader: map[string]string{"Retry-After": retry}}
+	}
+	authCall := func(retry string) scenario {
+		return scenario{name: "auth, Retry-After " + retry, method: "GET", path: "/auth/v1/.well-known/jwks.json",
+			wantStatus: 503, wantHeader: map[string]string{"Retry-After": retry}}
+	}
+	restCall := func(retry string) scenario {
+		return scenario{name: "rest, Retry-After " + retry, method: "GET", path: "/rest/v1/contact_messages?select=id",
+			headers: map[string]string{"Authorization": "Bearer x"}, wantStatus: 503, wantHeader: map[string]string{"Retry-After": retry}}
+	}
+	runScenarios(t, h, []scenario{
+		functionCall("1"), authCall("1"), // closed: the store just failed
+		restCall("5"), // the third failure in a row opens the breaker
+		functionCall("5"), authCall("5"), restCall("5"),
+	})
+	if db.Up() {
+		t.Error("the store is up after three failures in a row")
 	}
 }

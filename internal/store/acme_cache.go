@@ -24,7 +24,7 @@ func (s *DB) CacheGet(ctx context.Context, key string) ([]byte, error) {
 
 // CachePut stores data as the ACME cache entry of key.
 func (s *DB) CachePut(ctx context.Context, key string, data []byte) error {
-	return s.write(ctx, "put acme cache entry", func(tx *sql.Tx) error {
+	return s.write(ctx, "put acme cache entry", func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO acme_cache (key, data, updated_at) VALUES (?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`),
 			key, data, s.d.timeArg(time.Now()))
@@ -49,7 +49,7 @@ func (s *DB) CacheKeys(ctx context.Context) ([]string, error) {
 // prev, and reports whether it did.
 func (s *DB) CacheReplace(ctx context.Context, key string, prev, next []byte) (bool, error) {
 	var n int64
-	err := s.write(ctx, "replace acme cache entry", func(tx *sql.Tx) error {
+	err := s.write(ctx, "replace acme cache entry", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE acme_cache SET data = ? WHERE key = ? AND data = ?`), next, key, prev)
 		if err != nil {
 			return err
@@ -62,7 +62,7 @@ func (s *DB) CacheReplace(ctx context.Context, key string, prev, next []byte) (b
 
 // CacheDelete removes the ACME cache entry of key, if any.
 func (s *DB) CacheDelete(ctx context.Context, key string) error {
-	return s.write(ctx, "delete acme cache entry", func(tx *sql.Tx) error {
+	return s.write(ctx, "delete acme cache entry", func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM acme_cache WHERE key = ?`), key)
 		return err
 	})

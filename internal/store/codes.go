@@ -20,7 +20,7 @@ import (
 func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
 	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
 	var retry time.Duration
-	err := s.write(ctx, "claim e-mail send", func(tx *sql.Tx) error {
+	err := s.write(ctx, "claim e-mail send", func(ctx context.Context, tx *sql.Tx) error {
 		var last time.Time
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT last_sent_at FROM auth_email_sends WHERE address_hash = ?`), addressHash).
 			Scan(s.d.timeDest(&last))
@@ -57,12 +57,12 @@ func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Ti
 
 // QueueCode implements auth.Store.
 func (s *DB) QueueCode(ctx context.Context, c auth.Code, mail *notify.Email, audit auth.AuditEntry) error {
-	return s.write(ctx, "queue code", func(tx *sql.Tx) error { return s.issueCode(ctx, tx, c, mail, audit) })
+	return s.write(ctx, "queue code", func(ctx context.Context, tx *sql.Tx) error { return s.issueCode(ctx, tx, c, mail, audit) })
 }
 
 // CreateCode implements auth.Store.
 func (s *DB) CreateCode(ctx context.Context, c auth.Code, audit auth.AuditEntry) error {
-	return s.write(ctx, "create code", func(tx *sql.Tx) error { return s.issueCode(ctx, tx, c, nil, audit) })
+	return s.write(ctx, "create code", func(ctx context.Context, tx *sql.Tx) error { return s.issueCode(ctx, tx, c, nil, audit) })
 }
 
 // issueCode replaces the user's live code of c's purpose with c, queues
@@ -101,11 +101,11 @@ type codeTry struct {
 // tryCode runs try in a transaction and, when it refuses the code, logs
 // failure (auth.FailedTry) in the same transaction. It returns the user of
 // the code used, or the refusal.
-func (s *DB) tryCode(ctx context.Context, op string, failure auth.AuditEntry, try func(tx *sql.Tx) (codeTry, error)) (string, error) {
+func (s *DB) tryCode(ctx context.Context, op string, failure auth.AuditEntry, try func(context.Context, *sql.Tx) (codeTry, error)) (string, error) {
 	var t codeTry
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		if t, err = try(tx); err != nil || t.refused == nil {
+		if t, err = try(ctx, tx); err != nil || t.refused == nil {
 			return err
 		}
 		return s.audit(ctx, tx, auth.FailedTry(failure, t.userID, t.refused))
@@ -165,7 +165,7 @@ func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time
 func (s *DB) consumeCode(ctx context.Context, op, owner string, args []any, now time.Time, maxTries int,
 	match func(userID, codeHash string) bool, failure auth.AuditEntry,
 	then func(tx *sql.Tx, userID, newEmail string) error) (string, error) {
-	return s.tryCode(ctx, op, failure, func(tx *sql.Tx) (codeTry, error) {
+	return s.tryCode(ctx, op, failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
 		var stored, newEmail string
@@ -196,7 +196,7 @@ func (s *DB) consumeCode(ctx context.Context, op, owner string, args []any, now 
 // ConsumeLink implements auth.Store. The hash is looked up by index: it is
 // the hash of 256 random bits, so the lookup's timing tells nothing useful.
 func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure auth.AuditEntry) (string, error) {
-	return s.tryCode(ctx, "consume link", failure, func(tx *sql.Tx) (codeTry, error) {
+	return s.tryCode(ctx, "consume link", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
 		var newEmail, challenge string
@@ -227,7 +227,7 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time
 // that concurrent tries of one code count one after the other.
 func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
 	verifier func(challenge, method string) bool, failure auth.AuditEntry) (string, error) {
-	return s.tryCode(ctx, "consume PKCE code", failure, func(tx *sql.Tx) (codeTry, error) {
+	return s.tryCode(ctx, "consume PKCE code", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
 		var challenge, method string

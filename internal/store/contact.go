@@ -20,7 +20,7 @@ import (
 // nothing and returns that message.
 func (s *DB) CreateContactMessage(ctx context.Context, m contact.Message, email *notify.Email) (contact.Message, error) {
 	stored := m
-	err := s.writeChanges(ctx, "insert contact message", func(tx *sql.Tx) ([]changes.Change, error) {
+	err := s.writeChanges(ctx, "insert contact message", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO contact_messages
 			(id, received_at, name, email, company, phone, message, spam, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (idempotency_key) DO NOTHING`),

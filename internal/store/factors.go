@@ -44,7 +44,7 @@ func (s *DB) scanFactor(row scanner, f *auth.Factor, more ...any) error {
 // CreateFactor implements auth.Store.
 func (s *DB) CreateFactor(ctx context.Context, f auth.Factor, staleBefore time.Time, check func([]auth.Factor) error, audit auth.AuditEntry) error {
 	var outcome error
-	err := s.write(ctx, "create factor", func(tx *sql.Tx) error {
+	err := s.write(ctx, "create factor", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_factors WHERE user_id = ? AND status <> ? AND created_at < ?
 			AND NOT EXISTS (SELECT 1 FROM auth_mfa_challenges c WHERE c.factor_id = auth_mfa_factors.id)`),
 			f.UserID, auth.FactorVerified, s.d.timeArg(staleBefore)); err != nil {
@@ -79,7 +79,7 @@ func (s *DB) CreateFactor(ctx context.Context, f auth.Factor, staleBefore time.T
 // CreateChallenge implements auth.Store.
 func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.AuditEntry) error {
 	var found bool
-	err := s.write(ctx, "create challenge", func(tx *sql.Tx) error {
+	err := s.write(ctx, "create challenge", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_factors SET last_challenged_at = ? WHERE id = ?`),
 			s.d.timeArg(c.CreatedAt), c.FactorID)
 		if err != nil {
@@ -111,7 +111,7 @@ func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.A
 func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.Session, auth.User, error) {
 	var d auth.FactorDecision
 	var u auth.User
-	err := s.write(ctx, "verify factor", func(tx *sql.Tx) error {
+	err := s.write(ctx, "verify factor", func(ctx context.Context, tx *sql.Tx) error {
 		a, err := s.factorAttempt(ctx, tx, v)
 		if err != nil {
 			return err
@@ -249,7 +249,7 @@ func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r auth.RaisedSession,
 // DeleteFactor implements auth.Store.
 func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit auth.AuditEntry) error {
 	var found bool
-	err := s.write(ctx, "delete factor", func(tx *sql.Tx) error {
+	err := s.write(ctx, "delete factor", func(ctx context.Context, tx *sql.Tx) error {
 		// The factor's row first (VerifyFactor's order); its challenges go
 		// with it (ON DELETE CASCADE).
 		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_factors WHERE id = ? AND user_id = ?`), factorID, userID)
@@ -278,7 +278,7 @@ func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit au
 // many factors there were.
 func (s *DB) ResetFactors(ctx context.Context, userID string, audit auth.AuditEntry) (int, error) {
 	var n int64
-	err := s.write(ctx, "reset factors", func(tx *sql.Tx) error {
+	err := s.write(ctx, "reset factors", func(ctx context.Context, tx *sql.Tx) error {
 		// The factors' rows first (VerifyFactor's order); their challenges
 		// and counts of wrong codes go with them (ON DELETE CASCADE).
 		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_factors WHERE user_id = ?`), userID)

@@ -39,7 +39,7 @@ func (s *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration
 	for _, c := range candidates {
 		var q notify.Queued
 		var to string
-		err := s.write(ctx, "claim e-mail", func(tx *sql.Tx) error {
+		err := s.write(ctx, "claim e-mail", func(ctx context.Context, tx *sql.Tx) error {
 			// Compare-and-set on next_attempt_at: only one claimer wins.
 			res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET next_attempt_at = ?, attempts = attempts + 1
 				WHERE id = ? AND sent_at IS NULL AND next_attempt_at = ?`),
@@ -69,7 +69,7 @@ func (s *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration
 
 // MarkEmailSent records that the e-mail was delivered at.
 func (s *DB) MarkEmailSent(ctx context.Context, id int64, at time.Time) error {
-	return s.write(ctx, "mark e-mail sent", func(tx *sql.Tx) error {
+	return s.write(ctx, "mark e-mail sent", func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?`),
 			s.d.timeArg(at), id)
 		return err
@@ -78,7 +78,7 @@ func (s *DB) MarkEmailSent(ctx context.Context, id int64, at time.Time) error {
 
 // RetryEmail records a failed attempt and when to try again.
 func (s *DB) RetryEmail(ctx context.Context, id int64, next time.Time, reason string) error {
-	return s.write(ctx, "reschedule e-mail", func(tx *sql.Tx) error {
+	return s.write(ctx, "reschedule e-mail", func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ?`),
 			s.d.timeArg(next), reason, id)
 		return err

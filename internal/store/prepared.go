@@ -3,26 +3,26 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 )
 
 // queryPrepared is query for the hottest reads (every request with a staff
 // access token makes one): on SQLite the statement is prepared once and
 // kept, as parsing the SQL costs more than running it; PostgreSQL's driver
-// (pgx) already keeps prepared statements per connection.
+// (pgx) already keeps prepared statements per connection. A point read, it
+// has the call deadline (guard).
 func (s *DB) queryPrepared(ctx context.Context, op, q string, args []any, f func(*sql.Rows) error) error {
-	if s.d.postgres {
-		return s.query(ctx, op, q, args, f)
-	}
-	if err := s.ready(ctx); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	stmt, err := s.prepared(ctx, q)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	rows, err := stmt.QueryContext(ctx, args...)
-	return s.eachRow(op, rows, err, f)
+	return s.guard(ctx, op, false, true, func(ctx context.Context) error {
+		if s.d.postgres {
+			rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
+			return s.eachRow(op, rows, err, f)
+		}
+		stmt, err := s.prepared(ctx, q)
+		if err != nil {
+			return s.fail(op, err)
+		}
+		rows, err := stmt.QueryContext(ctx, args...)
+		return s.eachRow(op, rows, err, f)
+	})
 }
 
 // txQuery is query in tx, with the kept statement of q if there is one

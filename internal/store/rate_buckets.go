@@ -15,7 +15,7 @@ import (
 // (sweepBuckets).
 func (s *DB) TakeToken(ctx context.Context, key string, r ratelimit.Rate, now time.Time) (ok bool, retryAfter time.Duration, err error) {
 	added := false
-	err = s.write(ctx, "take rate token", func(tx *sql.Tx) error {
+	err = s.write(ctx, "take rate token", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO rate_buckets (key, tokens, at_ns, full_ns) VALUES (?, ?, ?, ?)
 			ON CONFLICT (key) DO NOTHING`), key, float64(r.N), now.UnixNano(), now.UnixNano())
 		if err != nil {
@@ -67,7 +67,7 @@ const (
 // MaxRateBuckets - bucketSweepEvery. On PostgreSQL the sweeps take turns:
 // two deleting the same rows in different orders would deadlock.
 func (s *DB) sweepBuckets(ctx context.Context, now time.Time) error {
-	return s.write(ctx, "sweep rate buckets", func(tx *sql.Tx) error {
+	return s.write(ctx, "sweep rate buckets", func(ctx context.Context, tx *sql.Tx) error {
 		if s.d.postgres {
 			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7361627) -- any constant shared by all studio servers`); err != nil {
 				return err

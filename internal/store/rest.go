@@ -46,9 +46,20 @@ func (s *DB) Select(ctx context.Context, q *query.Query) (query.Result, error) {
 	if err := checkTable(q.Table); err != nil {
 		return res, err
 	}
-	if err := s.ready(ctx); err != nil {
-		return res, fmt.Errorf("select %s: %w", q.Table.Name, err)
-	}
+	// Through the circuit breaker, with no call deadline: the console's
+	// selects may be long.
+	err := s.guard(ctx, "select "+q.Table.Name, false, false, func(ctx context.Context) error {
+		var err error
+		res, err = s.selectRows(ctx, q)
+		return err
+	})
+	return res, err
+}
+
+// selectRows is Select once the schema is ready; its errors are marked
+// (fail).
+func (s *DB) selectRows(ctx context.Context, q *query.Query) (query.Result, error) {
+	var res query.Result
 	sel := s.selectSQL(q)
 	run := func(db queryer) error {
 		if q.Count {
@@ -101,7 +112,7 @@ func (s *DB) Update(ctx context.Context, q *query.Query, set []query.Assignment)
 	returned := append(slices.Clone(keys), q.Select...)
 	b.WriteString(" RETURNING " + columnList(returned))
 	var rows []query.Row
-	err := s.writeChanges(ctx, "update "+q.Table.Name, func(tx *sql.Tx) ([]changes.Change, error) {
+	err := s.writeChanges(ctx, "update "+q.Table.Name, func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		var err error
 		if rows, err = scanRows(ctx, tx, s.d.rebind(b.String()), b.args, returned); err != nil {
 			return nil, err

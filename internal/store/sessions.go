@@ -20,7 +20,7 @@ func (s *DB) StartSession(ctx context.Context, sess auth.Session, refreshHash st
 	if err != nil {
 		return fmt.Errorf("start session: %w", err)
 	}
-	return s.write(ctx, "start session", func(tx *sql.Tx) error {
+	return s.write(ctx, "start session", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET last_sign_in_at = ?, updated_at = ?,
 			email_confirmed_at = COALESCE(email_confirmed_at, ?) WHERE id = ?`),
 			s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), sess.UserID)
@@ -61,17 +61,19 @@ func (s *DB) scanSession(row scanner, more ...any) (auth.Session, error) {
 // FindSession returns the session of id; auth.ErrSessionNotFound for one
 // that ended.
 func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
-	if err := s.ready(ctx); err != nil {
-		return auth.Session{}, fmt.Errorf("find session: %w", err)
-	}
-	sess, err := s.scanSession(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ?`), id))
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return sess, auth.ErrSessionNotFound
-	case err != nil:
-		return sess, s.fail("find session", err)
-	}
-	return sess, nil
+	var sess auth.Session
+	err := s.guard(ctx, "find session", false, true, func(ctx context.Context) error {
+		var err error
+		sess, err = s.scanSession(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ?`), id))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return auth.ErrSessionNotFound
+		case err != nil:
+			return s.fail("find session", err)
+		}
+		return nil
+	})
+	return sess, err
 }
 
 // sessionUserColumns select a session (s), its user (u) and the user's
@@ -155,7 +157,7 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 	var u auth.User
 	var outcome error
 	s.keepPrepared(ctx, refreshFind, refreshRevoke, refreshInsert, refreshTouch)
-	err := s.write(ctx, "refresh session", func(tx *sql.Tx) error {
+	err := s.write(ctx, "refresh session", func(ctx context.Context, tx *sql.Tx) error {
 		var id int64
 		var revoked *time.Time
 		var su sessionUser
@@ -209,7 +211,7 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 
 // EndSessions implements auth.Store.
 func (s *DB) EndSessions(ctx context.Context, userID, sessionID string, scope auth.LogoutScope, audit auth.AuditEntry) error {
-	return s.write(ctx, "end sessions", func(tx *sql.Tx) error {
+	return s.write(ctx, "end sessions", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		switch scope {
 		case auth.ScopeLocal:

@@ -13,7 +13,7 @@ import (
 // one PostgreSQL take turns, so only the first one's candidate is kept.
 func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([]auth.SigningKey, error) {
 	var keys signingKeys
-	err := s.write(ctx, "ensure signing key", func(tx *sql.Tx) error {
+	err := s.write(ctx, "ensure signing key", func(ctx context.Context, tx *sql.Tx) error {
 		if s.d.lockMigrations != "" {
 			if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
 				return err
@@ -36,7 +36,7 @@ func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([
 // AddSigningKey stores a new signing key; being the newest, it signs from
 // the next time the servers read the keys.
 func (s *DB) AddSigningKey(ctx context.Context, k auth.SigningKey) error {
-	return s.write(ctx, "add signing key", func(tx *sql.Tx) error { return s.insertSigningKey(ctx, tx, k) })
+	return s.write(ctx, "add signing key", func(ctx context.Context, tx *sql.Tx) error { return s.insertSigningKey(ctx, tx, k) })
 }
 
 func (s *DB) insertSigningKey(ctx context.Context, tx *sql.Tx, k auth.SigningKey) error {
@@ -73,7 +73,7 @@ func (keys *signingKeys) scan(s *DB) func(*sql.Rows) error {
 // private key if it is still prev.
 func (s *DB) ReplaceSigningKey(ctx context.Context, kid string, prev, next []byte) (bool, error) {
 	var n int64
-	err := s.write(ctx, "replace signing key", func(tx *sql.Tx) error {
+	err := s.write(ctx, "replace signing key", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_signing_keys SET private_key = ? WHERE kid = ? AND private_key = ?`), next, kid, prev)
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func (s *DB) ReplaceSigningKey(ctx context.Context, kid string, prev, next []byt
 
 // DeleteSigningKey removes a retired signing key from the JWKS.
 func (s *DB) DeleteSigningKey(ctx context.Context, kid string) error {
-	return s.write(ctx, "delete signing key", func(tx *sql.Tx) error {
+	return s.write(ctx, "delete signing key", func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_signing_keys WHERE kid = ?`), kid)
 		return err
 	})

@@ -44,7 +44,7 @@ func (s *DB) Subscribe(ctx context.Context, sub signup.Subscriber) (created bool
 // insertOnce runs an INSERT … ON CONFLICT DO NOTHING; created reports
 // whether it added the row, which is then announced as c.
 func (s *DB) insertOnce(ctx context.Context, op string, c changes.Change, query string, args ...any) (created bool, err error) {
-	err = s.writeChanges(ctx, op, func(tx *sql.Tx) ([]changes.Change, error) {
+	err = s.writeChanges(ctx, op, func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		res, err := tx.ExecContext(ctx, s.d.rebind(query), args...)
 		if err != nil {
 			return nil, err

@@ -17,6 +17,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"path"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
 
+	"studio/internal/breaker"
 	"studio/internal/changes"
 )
 
@@ -33,10 +35,12 @@ import (
 var migrations embed.FS
 
 // Config chooses the engine: PostgreSQL when DatabaseURL is set
-// (postgres://… or postgresql://…), else SQLite in DataDir.
+// (postgres://… or postgresql://…), else SQLite in DataDir. Logger, when
+// not nil, hears of the store's outages (slog.Default otherwise).
 type Config struct {
 	DataDir     string
 	DatabaseURL string
+	Logger      *slog.Logger
 }
 
 // DB is an open store. It is safe for concurrent use.
@@ -49,6 +53,8 @@ type DB struct {
 	migrated bool
 
 	stmts sync.Map // query text → *sql.Stmt, SQLite's hot reads (prepared.go)
+
+	brk *breaker.Breaker // every call but backups goes through it (guard.go)
 
 	changes changes.Bus
 
@@ -86,7 +92,11 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, fmt.Errorf("open %s store: %w", d.name, err)
 	}
 	d.configure(db)
-	s := &DB{db: db, d: d, dsn: dsn}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	s := &DB{db: db, d: d, dsn: dsn, brk: newBreaker(d.name, logger)}
 	if err := s.ready(ctx); err != nil && !d.postgres {
 		db.Close()
 		return nil, err
@@ -193,27 +203,32 @@ func (s *DB) inTx(ctx context.Context, f func(*sql.Tx) error) error {
 }
 
 // write runs f in a transaction once the schema is ready, labelling errors
-// with op and marking them with their kind (fail).
-func (s *DB) write(ctx context.Context, op string, f func(*sql.Tx) error) error {
-	return s.writeChanges(ctx, op, func(tx *sql.Tx) ([]changes.Change, error) { return nil, f(tx) })
+// with op and marking them with their kind (fail). f is given the call's
+// context (with its deadline, guard) and must use it, not the caller's.
+func (s *DB) write(ctx context.Context, op string, f func(context.Context, *sql.Tx) error) error {
+	return s.writeChanges(ctx, op, func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) { return nil, f(ctx, tx) })
 }
 
 // writeChanges is write for an f that returns the changes it made, which
 // every server of the store hears of once they are committed (announce).
-func (s *DB) writeChanges(ctx context.Context, op string, f func(*sql.Tx) ([]changes.Change, error)) error {
-	if err := s.ready(ctx); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
+// It runs through the circuit breaker with the call deadline (guard).
+func (s *DB) writeChanges(ctx context.Context, op string, f func(context.Context, *sql.Tx) ([]changes.Change, error)) error {
 	var made []changes.Change
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if made, err = f(tx); err != nil || !s.d.postgres {
-			return err
+	err := s.guard(ctx, op, true, true, func(ctx context.Context) error {
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			var err error
+			if made, err = f(ctx, tx); err != nil || !s.d.postgres {
+				return err
+			}
+			return s.announce(ctx, tx, made)
+		})
+		if err != nil {
+			return s.fail(op, err)
 		}
-		return s.announce(ctx, tx, made)
+		return nil
 	})
 	if err != nil {
-		return s.fail(op, err)
+		return err
 	}
 	if !s.d.postgres {
 		for _, c := range made {
@@ -223,13 +238,13 @@ func (s *DB) writeChanges(ctx context.Context, op string, f func(*sql.Tx) ([]cha
 	return nil
 }
 
-// query runs a read once the schema is ready and calls f for each row.
+// query runs a read once the schema is ready and calls f for each row,
+// through the circuit breaker with no call deadline (a list may be long).
 func (s *DB) query(ctx context.Context, op, q string, args []any, f func(*sql.Rows) error) error {
-	if err := s.ready(ctx); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
-	return s.eachRow(op, rows, err, f)
+	return s.guard(ctx, op, false, false, func(ctx context.Context) error {
+		rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
+		return s.eachRow(op, rows, err, f)
+	})
 }
 
 // eachRow calls f for each of rows, the answer of a query that failed with

@@ -21,7 +21,7 @@ func (s *DB) CreateUser(ctx context.Context, u auth.User, audit auth.AuditEntry)
 		return fmt.Errorf("insert user: %w", err)
 	}
 	var created bool
-	err = s.write(ctx, "insert user", func(tx *sql.Tx) error {
+	err = s.write(ctx, "insert user", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 			u.ID, u.Email, string(meta), s.d.timeArg(u.CreatedAt), s.d.timeArg(u.UpdatedAt))
@@ -57,7 +57,7 @@ func (s *DB) ListUsers(ctx context.Context) ([]auth.User, error) {
 // working at once. auth.ErrNotFound when no one has the address.
 func (s *DB) RemoveUser(ctx context.Context, email string, audit auth.AuditEntry) (auth.User, error) {
 	var u auth.User
-	err := s.write(ctx, "remove user", func(tx *sql.Tx) error {
+	err := s.write(ctx, "remove user", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE email = ?`), email)); err != nil {
 			return err
@@ -108,17 +108,19 @@ func (s *DB) userWhere(ctx context.Context, q queryer, where string, arg any) (a
 }
 
 func (s *DB) findUser(ctx context.Context, op, where string, arg any) (auth.User, error) {
-	if err := s.ready(ctx); err != nil {
-		return auth.User{}, fmt.Errorf("%s: %w", op, err)
-	}
-	u, err := s.userWhere(ctx, s.db, where, arg)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return u, auth.ErrNotFound
-	case err != nil:
-		return u, s.fail(op, err)
-	}
-	return u, nil
+	var u auth.User
+	err := s.guard(ctx, op, false, true, func(ctx context.Context) error {
+		var err error
+		u, err = s.userWhere(ctx, s.db, where, arg)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return auth.ErrNotFound
+		case err != nil:
+			return s.fail(op, err)
+		}
+		return nil
+	})
+	return u, err
 }
 
 func (s *DB) scanUser(row scanner) (auth.User, error) {
@@ -156,7 +158,7 @@ func (s *DB) UpdateUserMetadata(ctx context.Context, userID string, meta map[str
 		return fmt.Errorf("update user metadata: %w", err)
 	}
 	var found bool
-	err = s.write(ctx, "update user metadata", func(tx *sql.Tx) error {
+	err = s.write(ctx, "update user metadata", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET user_metadata = ?, updated_at = ? WHERE id = ?`),
 			string(b), s.d.timeArg(now), userID)
 		if err != nil {
