@@ -227,7 +227,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	authSvc := auth.New(db, authCfg)
 	defer authSvc.Wait() // codes being mailed after their answer
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
-		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
+		Feed: db, AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
 		Connected: meters.RealtimeConnected, Limited: meters.RealtimeLimited,
 		ClientIP:          func(r *http.Request) netip.Addr { return server.ClientIP(r, proxies) },
 		MaxConnsPerClient: cfg.realtimeMaxConns, MaxChannels: cfg.realtimeMaxChannels, MaxBindings: cfg.realtimeMaxBindings,
