@@ -185,6 +185,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	logger.Info("store", "engine", db.Engine())
 
 	meters := metrics.New(db.OutboxDepth)
+	meters.ChangefeedListening(db.Following)
 	if mailer != nil {
 		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed}
 		senderCtx, stopSender := context.WithCancel(context.Background())
@@ -255,6 +256,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),
 		Realtime: live,
 		Metrics:  meters,
+		// What /readyz asks (ready.go).
+		ReadyChecks: readyChecks(db),
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
 }
