@@ -256,12 +256,9 @@ func (s *Service) watchFeed() <-chan struct{} {
 		return changed
 	}
 	s.paused = paused
-	status, msg := "ok", msgResumed
+	status, msg := "ok", msgResumed // the store logs the outage: once when it starts, once when it ends
 	if paused {
 		status, msg = "error", msgPaused
-		s.cfg.Logger.Warn("realtime: live changes paused, channels told")
-	} else {
-		s.cfg.Logger.Info("realtime: live changes resumed, channels told")
 	}
 	for _, c := range s.connections() {
 		c.mu.Lock()
