@@ -121,6 +121,7 @@ func TestMetrics(t *testing.T) {
 		`studio_auth_sign_ins_total{result="otp_expired"} 1`,
 		`studio_rate_limited_total{limit="auth/verify"} 1`,
 		`studio_realtime_connections 1`,
+		`studio_changefeed_listening 1`,
 		"go_goroutines ",
 	} {
 		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {

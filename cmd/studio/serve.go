@@ -188,6 +188,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 
 	meters := metrics.New(db.OutboxDepth)
 	meters.WatchStore(db.Up, db.LastCommit)
+	meters.ChangefeedListening(db.Following)
 	if mailer != nil {
 		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed}
 		senderCtx, stopSender := context.WithCancel(context.Background())
@@ -230,7 +231,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	authSvc := auth.New(db, authCfg)
 	defer authSvc.Wait() // codes being mailed after their answer
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
-		AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
+		Feed: db, AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
 		Connected: meters.RealtimeConnected, Limited: meters.RealtimeLimited,
 		ClientIP:          func(r *http.Request) netip.Addr { return server.ClientIP(r, proxies) },
 		MaxConnsPerClient: cfg.realtimeMaxConns, MaxChannels: cfg.realtimeMaxChannels, MaxBindings: cfg.realtimeMaxBindings,
@@ -258,6 +259,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),
 		Realtime: live,
 		Metrics:  meters,
+		// What /readyz asks (ready.go).
+		ReadyChecks: readyChecks(db),
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
 }

@@ -22,6 +22,9 @@ type Change struct {
 	Type  string   // Insert or Update
 	Key   []string // the row's primary key, in the key's column order
 	At    time.Time
+	// Origin names the server that committed it (set by the store), so
+	// that a server can tell its own changes when they come back to it.
+	Origin string `json:",omitempty"`
 }
 
 // Bus hands every published change to every subscriber. It never blocks a

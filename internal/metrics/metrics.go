@@ -110,6 +110,21 @@ func (m *Metrics) WatchStore(up func() bool, lastCommit func() time.Time) {
 		}))
 }
 
+// ChangefeedListening reports, at each scrape, whether listening() (the
+// store's change feed hears the other servers' changes) as
+// studio_changefeed_listening, 1 or 0.
+func (m *Metrics) ChangefeedListening(listening func() bool) {
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "studio_changefeed_listening",
+		Help: "1 while this server hears the changes other servers commit (always on SQLite), 0 while its PostgreSQL LISTEN connection is down.",
+	}, func() float64 {
+		if listening() {
+			return 1
+		}
+		return 0
+	}))
+}
+
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})

@@ -196,6 +196,10 @@ func (c *conn) join(ctx context.Context, m message) {
 		ch.bindings = append(ch.bindings, b)
 		accepted = append(accepted, b.changeFilter)
 	}
+	// While the join is told the feed's state, watchFeed waits: the
+	// channel's last system message is the feed's state.
+	c.s.feedMu.Lock()
+	defer c.s.feedMu.Unlock()
 	c.mu.Lock()
 	c.channels[m.Topic] = ch
 	c.mu.Unlock()
@@ -207,9 +211,18 @@ func (c *conn) join(ctx context.Context, m message) {
 		PostgresChanges []changeFilter `json:"postgres_changes"`
 	}{accepted})
 	if len(ch.bindings) > 0 {
-		c.push(ch, eventSystem, mustJSON(systemMessage{Channel: strings.TrimPrefix(m.Topic, "realtime:"),
-			Extension: "postgres_changes", Message: "Subscribed to PostgreSQL", Status: "ok"}))
+		c.pushPostgresStatus(ch, "ok", msgSubscribed)
+		if c.s.paused {
+			c.pushPostgresStatus(ch, "error", msgPaused)
+		}
 	}
+}
+
+// pushPostgresStatus sends the channel a system message of the
+// postgres_changes extension.
+func (c *conn) pushPostgresStatus(ch *channel, status, msg string) {
+	c.push(ch, eventSystem, mustJSON(systemMessage{Channel: strings.TrimPrefix(ch.topic, "realtime:"),
+		Extension: "postgres_changes", Message: msg, Status: status}))
 }
 
 // updateToken handles access_token: the channel goes on with the new

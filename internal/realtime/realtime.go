@@ -38,8 +38,22 @@ type Reader interface {
 	Select(ctx context.Context, q *query.Query) (query.Result, error)
 }
 
+// Feed tells whether the bus hears every server's changes live (store.DB
+// on PostgreSQL stops hearing the other servers' while its LISTEN
+// connection is down).
+type Feed interface {
+	Following() bool
+	// FollowingChanged is closed the next time Following changes.
+	FollowingChanged() <-chan struct{}
+}
+
 // Config configures the service.
 type Config struct {
+	// Feed, when set, pauses and resumes the live changes: while it is not
+	// following, every channel with postgres_changes bindings is told so by
+	// a system message (status "error"), and told again when it follows
+	// (status "ok"), so that a client can read again what it missed.
+	Feed Feed
 	// AllowedOrigins may open the websocket from other sites; the site's
 	// own origin always may.
 	AllowedOrigins []string
@@ -112,6 +126,11 @@ type Service struct {
 	mu        sync.Mutex
 	conns     map[*conn]struct{}
 	perClient map[string]int // open websockets by ratelimit.ClientKey
+
+	// feedMu orders a join's system messages and a pause or resume told to
+	// every channel, so that a channel's last word is the feed's state.
+	feedMu sync.Mutex
+	paused bool // the feed is not following; guarded by feedMu
 }
 
 // New returns the service; st reads rows, bus carries the changes, a
@@ -131,6 +150,7 @@ func New(st Reader, bus *changes.Bus, a auth.Authorizer, cfg Config) *Service {
 	cfg.MaxBindings = positiveOr(cfg.MaxBindings, DefaultMaxBindings)
 	cfg.JoinDeadline = positiveOr(cfg.JoinDeadline, DefaultJoinDeadline)
 	s := &Service{store: st, auth: a, bus: bus, cfg: cfg, conns: map[*conn]struct{}{}, perClient: map[string]int{}}
+	s.paused = cfg.Feed != nil && !cfg.Feed.Following()
 	for _, o := range cfg.AllowedOrigins {
 		if u, err := url.Parse(o); err == nil && u.Host != "" {
 			s.origin = append(s.origin, u.Host)
@@ -193,12 +213,15 @@ func (s *Service) connected(delta int) {
 func (s *Service) Run(ctx context.Context) {
 	sub := s.bus.Subscribe(1024)
 	defer sub.Close()
+	feedChanged := s.watchFeed()
 	dropped := 0
 	for {
 		select {
 		case <-ctx.Done():
 			s.closeAll()
 			return
+		case <-feedChanged:
+			feedChanged = s.watchFeed()
 		case ch := <-sub.C:
 			s.dispatch(ctx, ch)
 			if d := sub.Dropped(); d > dropped {
@@ -207,6 +230,57 @@ func (s *Service) Run(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// System messages of postgres_changes while the feed pauses and resumes,
+// in Supabase Realtime's words where it has them.
+const (
+	msgSubscribed = "Subscribed to PostgreSQL"
+	msgPaused     = "Live changes are paused: this server is not hearing PostgreSQL's changes; " +
+		"changes made meanwhile will not be sent, so read again when they resume"
+	msgResumed = "Subscribed to PostgreSQL again: live changes resumed; read again what changed while they were paused"
+)
+
+// watchFeed tells every channel with postgres_changes bindings when the
+// feed has paused or resumed since last told, and returns the channel
+// that is closed at the feed's next change (nil without a Feed).
+func (s *Service) watchFeed() <-chan struct{} {
+	if s.cfg.Feed == nil {
+		return nil
+	}
+	changed := s.cfg.Feed.FollowingChanged() // before Following: no change falls between
+	paused := !s.cfg.Feed.Following()
+	s.feedMu.Lock()
+	defer s.feedMu.Unlock()
+	if paused == s.paused {
+		return changed
+	}
+	s.paused = paused
+	status, msg := "ok", msgResumed // the store logs the outage: once when it starts, once when it ends
+	if paused {
+		status, msg = "error", msgPaused
+	}
+	for _, c := range s.connections() {
+		c.mu.Lock()
+		for _, ch := range c.channels {
+			if len(ch.bindings) > 0 {
+				c.pushPostgresStatus(ch, status, msg)
+			}
+		}
+		c.mu.Unlock()
+	}
+	return changed
+}
+
+// connections are the open websockets.
+func (s *Service) connections() []*conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	return conns
 }
 
 // closeAll closes every connection, all at once, waiting at most a second
@@ -286,14 +360,8 @@ func (s *Service) dispatch(ctx context.Context, change changes.Change) {
 // targets are the channels with bindings that want changes of type typ
 // to t.
 func (s *Service) targets(t *query.Table, typ string) []target {
-	s.mu.Lock()
-	conns := make([]*conn, 0, len(s.conns))
-	for c := range s.conns {
-		conns = append(conns, c)
-	}
-	s.mu.Unlock()
 	var out []target
-	for _, c := range conns {
+	for _, c := range s.connections() {
 		c.mu.Lock()
 		for _, ch := range c.channels {
 			var bs []*binding

@@ -10,7 +10,8 @@ import (
 
 // addRoutes registers every route of the studio in one place.
 func addRoutes(mux *http.ServeMux, d Deps) {
-	mux.HandleFunc("GET /healthz", handleHealthz)
+	mux.HandleFunc("GET /healthz", handleHealthz)                // liveness: the process answers
+	mux.Handle("GET /readyz", &readiness{checks: d.ReadyChecks}) // readiness: it can serve (readyz.go)
 
 	// The backend functions (functions.go; each in the file of its noun:
 	// contact.go, signup.go), behind CORS for --allowed-origins.

@@ -47,6 +47,9 @@ type Deps struct {
 	Realtime http.Handler
 	// Metrics counts requests and submissions; kept but not served when nil.
 	Metrics *metrics.Metrics
+	// ReadyChecks are the parts GET /readyz asks (the store, the change
+	// feed); with none it always answers 200.
+	ReadyChecks []ReadyCheck
 }
 
 // New returns the studio's handler: every route of routes.go behind the

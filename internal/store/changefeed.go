@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -20,15 +22,16 @@ const changeChannel = "studio_changes"
 // PostgreSQL it sends them with NOTIFY inside tx, which PostgreSQL delivers
 // to every server following the database (this one included, see
 // FollowChanges) when, and only if, tx commits: no extra round trip, and
-// never a change that was rolled back. On SQLite this server is the only
-// one: the changes go on its bus once the write has committed (see
-// writeChanges).
+// never a change that was rolled back. Each carries this server's origin:
+// its own changes reach its bus by publishOwn, whether or not it listens,
+// and their NOTIFY is dropped when it comes back.
 func (s *DB) announce(ctx context.Context, tx *sql.Tx, cs []changes.Change) error {
 	if len(cs) == 0 {
 		return nil
 	}
 	payloads := make([]string, len(cs))
 	for i, c := range cs {
+		c.Origin = s.origin()
 		p, err := json.Marshal(c)
 		if err != nil {
 			return err
@@ -39,60 +42,116 @@ func (s *DB) announce(ctx context.Context, tx *sql.Tx, cs []changes.Change) erro
 	return err
 }
 
+// publishOwn puts the changes this server has just committed on its bus:
+// on SQLite it is the only server, and on PostgreSQL its own changes must
+// not wait for (or be lost with) its LISTEN connection.
+func (s *DB) publishOwn(cs []changes.Change) {
+	for _, c := range cs {
+		c.Origin = s.origin()
+		s.changes.Publish(c)
+	}
+}
+
+// origin names this server (this DB) in the changes it announces.
+func (s *DB) origin() string {
+	s.originOnce.Do(func() {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		s.originID = hex.EncodeToString(b)
+	})
+	return s.originID
+}
+
 // change is a change of one row of table, made now.
 func change(table, typ string, key ...string) changes.Change {
 	return changes.Change{Table: table, Type: typ, Key: key, At: time.Now()}
 }
 
-// FollowChanges puts the changes every server of a PostgreSQL store commits
-// on this server's bus, until ctx ends: it listens for their NOTIFY on a
-// connection of its own, and connects again (after 1 s, doubling to 30 s)
-// when that connection is lost. Changes committed while it is not
-// connected are not seen. On SQLite it returns at once: changed publishes.
+// Retrying the change feed: a lost LISTEN connection is replaced at once,
+// and while PostgreSQL refuses, a new one is tried every feedRetry, each
+// given at most feedConnectTimeout (a frozen server accepts connections it
+// never answers). So the feed listens again at most about a second after
+// PostgreSQL answers.
+const (
+	feedRetry          = 500 * time.Millisecond
+	feedConnectTimeout = time.Second
+)
+
+// FollowChanges puts the changes the other servers of a PostgreSQL store
+// commit on this server's bus, until ctx ends: it listens for their NOTIFY
+// on a connection of its own, and connects again when that connection is
+// lost (see feedRetry). Changes other servers commit while it is not
+// listening are not seen: Following and FollowingChanged tell when that is.
+// An outage is logged once when it starts and once when it ends. On SQLite
+// it returns at once: the changes are all this server's own (publishOwn).
 func (s *DB) FollowChanges(ctx context.Context, logger *slog.Logger) {
 	if !s.d.postgres {
 		return
 	}
-	wait := time.Second
+	var wait time.Duration
+	var lostAt time.Time
 	for ctx.Err() == nil {
-		err := s.listen(ctx, func() { wait = time.Second })
+		err := s.listen(ctx, func() {
+			wait = 0
+			if !lostAt.IsZero() {
+				logger.Info("store: following other servers' changes again", "after", time.Since(lostAt).Round(time.Millisecond).String())
+				lostAt = time.Time{}
+			}
+		})
 		if ctx.Err() != nil {
 			return
 		}
-		logger.Warn("store: not following other servers' changes; connecting again", "in", wait.String(), "err", err)
+		if lostAt.IsZero() {
+			lostAt = time.Now()
+			logger.Warn("store: not following other servers' changes; connecting again", "every", feedRetry.String(), "err", err)
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(wait):
 		}
-		wait = min(2*wait, 30*time.Second)
+		wait = feedRetry
 	}
 }
 
 // listen follows the changes on one connection until it fails or ctx ends;
 // listening is called once it listens.
 func (s *DB) listen(ctx context.Context, listening func()) error {
-	conn, err := pgx.Connect(ctx, s.dsn)
+	conn, err := s.connectListening(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+changeChannel); err != nil {
-		return err
-	}
 	listening()
 	s.setFollowing(true)
 	defer s.setFollowing(false)
+	own := s.origin()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return err
 		}
 		var c changes.Change
-		if json.Unmarshal([]byte(n.Payload), &c) == nil {
+		if json.Unmarshal([]byte(n.Payload), &c) == nil && c.Origin != own {
 			s.changes.Publish(c)
 		}
 	}
+}
+
+// connectListening opens a connection that listens on changeChannel,
+// giving up after feedConnectTimeout.
+func (s *DB) connectListening(ctx context.Context) (*pgx.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, feedConnectTimeout)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, s.dsn)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+changeChannel); err != nil {
+		conn.Close(context.Background())
+		return nil, err
+	}
+	return conn, nil
 }
 
 // Following reports whether this server hears the other servers' changes:
@@ -106,8 +165,26 @@ func (s *DB) Following() bool {
 	return s.following
 }
 
+// FollowingChanged returns a channel that is closed the next time
+// Following changes; call it again for the change after that.
+func (s *DB) FollowingChanged() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.followingChanged == nil {
+		s.followingChanged = make(chan struct{})
+	}
+	return s.followingChanged
+}
+
 func (s *DB) setFollowing(v bool) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.following == v {
+		return
+	}
 	s.following = v
-	s.mu.Unlock()
+	if s.followingChanged != nil {
+		close(s.followingChanged)
+		s.followingChanged = nil
+	}
 }

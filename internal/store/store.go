@@ -62,6 +62,10 @@ type DB struct {
 	lastBucketSweep time.Time  // guarded by sweepMu
 	bucketsAdded    int        // rate buckets this server added since; guarded by sweepMu
 	following       bool       // FollowChanges listens; guarded by mu
+
+	followingChanged chan struct{} // closed when following changes; guarded by mu
+	originOnce       sync.Once
+	originID         string // names this server in the changes it announces (origin)
 }
 
 // Changes is the feed of rows this store committed: inserted contact
@@ -230,11 +234,7 @@ func (s *DB) writeChanges(ctx context.Context, op string, f func(context.Context
 	if err != nil {
 		return err
 	}
-	if !s.d.postgres {
-		for _, c := range made {
-			s.changes.Publish(c)
-		}
-	}
+	s.publishOwn(made)
 	return nil
 }
 

@@ -3,7 +3,8 @@
 // staff session, an INSERT from the contact function and an UPDATE made
 // through /rest/v1 arriving live, both serializer versions, and a channel
 // closed when its session is signed out elsewhere, and a join past
-// --realtime-max-channels refused as Supabase Realtime refuses it.
+// --realtime-max-channels refused as Supabase Realtime refuses it, and (on
+// PostgreSQL) the system messages of live changes paused and resumed.
 //
 // Run: node --experimental-websocket --test web/auth-tests/ (after make
 // build); on PostgreSQL with STUDIO_TEST_DATABASE_URL set.
@@ -180,3 +181,31 @@ test("a join past --realtime-max-channels is refused with Supabase Realtime's re
   });
   await c.removeAllChannels();
 });
+
+test("a channel hears when live changes pause and resume (PostgreSQL), as channel.on('system') reads them",
+  { skip: !process.env.STUDIO_TEST_DATABASE_URL && "SQLite has no change feed to lose" }, async () => {
+    const c = await signedIn("ada@studio.test");
+    const system = [];
+    const inbox = subscribe(c, "contact_messages");
+    inbox.channel.on("system", {}, (payload) => system.push(payload));
+    /** until polls check every 20 ms, up to 5 s (system messages do not wake inbox.until). */
+    const until = async (check) => {
+      for (const deadline = Date.now() + 5000; !check(); await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() > deadline) throw new Error(`timed out; system messages ${JSON.stringify(system)}`);
+      }
+    };
+    await inbox.joined;
+    await until(() => system.length === 1); // the join's "Subscribed to PostgreSQL"
+    // End the server's LISTEN connection, as a PostgreSQL restart does.
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("psql", [studio.admin, "-qAtc",
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${studio.database}' AND query = 'LISTEN studio_changes'`]);
+    await until(() => system.length === 3);
+    const [paused, resumed] = system.slice(1);
+    assert.equal(paused.extension, "postgres_changes");
+    assert.equal(paused.status, "error");
+    assert.match(paused.message, /Live changes are paused/);
+    assert.equal(resumed.extension, "postgres_changes");
+    assert.equal(resumed.status, "ok");
+    await c.removeChannel(inbox.channel);
+  });

@@ -22,15 +22,35 @@ export function LiveMark() {
     <span
       data-testid="live-status"
       data-status={status}
-      title={status === "off" ? listCopy.liveOffHint : undefined}
+      title={status === "off" ? listCopy.liveOffHint : status === "paused" ? listCopy.livePausedHint : undefined}
       className={cn(
         "inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium",
         live ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
       )}
     >
       <Radio aria-hidden="true" className="size-3.5" />
-      {live ? listCopy.live : status === "connecting" ? listCopy.connecting : listCopy.liveOff}
+      {live ? listCopy.live : status === "connecting" ? listCopy.connecting : status === "paused" ? listCopy.livePaused : listCopy.liveOff}
     </span>
+  );
+}
+
+/**
+ * LivePaused is a status line (announced by screen readers) that says so
+ * while the server's live updates are paused; empty otherwise.
+ */
+export function LivePaused() {
+  const paused = useLiveStatus() === "paused";
+  return (
+    <p
+      role="status"
+      className={paused ? "mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100" : "sr-only"}
+    >
+      {paused && (
+        <>
+          <strong className="font-semibold">{listCopy.livePaused}</strong>. {listCopy.livePausedHint}
+        </>
+      )}
+    </p>
   );
 }
 

@@ -1,7 +1,11 @@
 /**
  * Live updates: one realtime channel for the signed-in console, with
  * postgres_changes on the three tables, shared by every screen through
- * LiveFeed. A screen reloads what it shows when its table changes.
+ * LiveFeed. A screen reloads what it shows when its table changes, and
+ * every read reloads when the feed resumes after a gap (onResume): the
+ * server says with a system message when its live changes pause (it is not
+ * hearing PostgreSQL's changes) and resume, and changes made meanwhile are
+ * not sent.
  */
 import { useEffect, useSyncExternalStore } from "react";
 import type { RealtimePostgresChangesPayload, SupabaseClient } from "@supabase/supabase-js";
@@ -12,10 +16,32 @@ export type LiveTable = (typeof LIVE_TABLES)[number];
 export type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 const LOST_CHECK_INTERVAL_MS = 10_000;
 
-export type LiveStatus = "connecting" | "live" | "off";
+/** paused: joined, but the server says its live changes are paused. */
+export type LiveStatus = "connecting" | "live" | "paused" | "off";
+
+/** A system message of the postgres_changes extension (Supabase Realtime's). */
+export type SystemMessage = { extension?: string; status?: string; message?: string };
+
+/** What the feed does on an event of its channel: its next status, and whether what was missed must be read again. */
+export function nextLiveStatus(
+  status: LiveStatus,
+  event: { subscribe: string } | { system: SystemMessage },
+): { status: LiveStatus; resume: boolean } {
+  if ("subscribe" in event) {
+    // Joined again after being off: changes made meanwhile were not sent.
+    if (event.subscribe === "SUBSCRIBED") return { status: "live", resume: status === "off" };
+    return { status: "off", resume: false };
+  }
+  if (event.system.extension !== "postgres_changes") return { status, resume: false };
+  if (event.system.status === "error") return { status: status === "live" ? "paused" : status, resume: false };
+  if (event.system.status === "ok" && status === "paused") return { status: "live", resume: true };
+  return { status, resume: false };
+}
 
 export type LiveFeed = {
   onChange(table: LiveTable, listener: (c: Change) => void): () => void;
+  /** onResume calls listener when live changes resume after a gap: read again what is shown. */
+  onResume(listener: () => void): () => void;
   onStatus(listener: () => void): () => void;
   status(): LiveStatus;
   close(): void;
@@ -29,12 +55,17 @@ export type LiveFeed = {
 export function openLiveFeed(client: SupabaseClient, lost: () => void): LiveFeed {
   const changeListeners = new Map<LiveTable, Set<(c: Change) => void>>();
   const statusListeners = new Set<() => void>();
+  const resumeListeners = new Set<() => void>();
   let status: LiveStatus = "connecting";
   let closing = false;
   let lastLost = 0;
-  const setStatus = (s: LiveStatus) => {
-    status = s;
-    statusListeners.forEach((l) => l());
+  const apply = (event: Parameters<typeof nextLiveStatus>[1]) => {
+    const next = nextLiveStatus(status, event);
+    if (next.status !== status) {
+      status = next.status;
+      statusListeners.forEach((l) => l());
+    }
+    if (next.resume) resumeListeners.forEach((l) => l());
   };
   let channel = client.channel("console");
   for (const table of LIVE_TABLES) {
@@ -42,10 +73,11 @@ export function openLiveFeed(client: SupabaseClient, lost: () => void): LiveFeed
       changeListeners.get(table)?.forEach((l) => l(payload));
     });
   }
+  channel = channel.on("system", {}, (payload: SystemMessage) => apply({ system: payload }));
   channel.subscribe((s) => {
-    if (s === "SUBSCRIBED") setStatus("live");
+    if (s === "SUBSCRIBED") apply({ subscribe: s });
     else if (!closing) {
-      setStatus("off");
+      apply({ subscribe: s });
       // The client retries on its own; the session is checked at most every 10 s meanwhile.
       if (Date.now() - lastLost > LOST_CHECK_INTERVAL_MS) {
         lastLost = Date.now();
@@ -59,6 +91,10 @@ export function openLiveFeed(client: SupabaseClient, lost: () => void): LiveFeed
       changeListeners.set(table, set);
       set.add(listener);
       return () => set.delete(listener);
+    },
+    onResume(listener) {
+      resumeListeners.add(listener);
+      return () => resumeListeners.delete(listener);
     },
     onStatus(listener) {
       statusListeners.add(listener);

@@ -13,6 +13,7 @@ import { cn } from "~/lib/cn";
 import { AccountScreen } from "./account";
 import { useConsole } from "./console-context";
 import { InboxScreen } from "./inbox";
+import { LivePaused } from "./list-screen";
 import { useLiveChanges, type Change } from "./live";
 import { MessageScreen } from "./message-view";
 import { openCount } from "./queries";
@@ -102,6 +103,7 @@ export function ConsoleShell() {
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">
+        <LivePaused />
         <Screen route={route} />
       </main>
       <Toaster />

@@ -2,7 +2,8 @@
  * useRequest runs a supabase-js request when its key changes and keeps its
  * state: loading (with the last rows kept, so a page turn does not flash),
  * failed with a Problem, or done. A session or two-step problem is also
- * handed to the sign-in flow.
+ * handed to the sign-in flow. It runs again when the live feed resumes
+ * after a gap.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useConsole } from "./console-context";
@@ -29,7 +30,7 @@ export async function run<T>(request: PromiseLike<Answer<T>>): Promise<{ ok: tru
 }
 
 export function useRequest<T>(key: string, request: () => PromiseLike<Answer<T>>): RequestState<T> & { reload: () => void } {
-  const { reportProblem } = useConsole();
+  const { reportProblem, live } = useConsole();
   const [state, setState] = useState<RequestState<T>>({ phase: "loading" });
   const [tick, setTick] = useState(0);
   const latest = useRef(request);
@@ -50,5 +51,7 @@ export function useRequest<T>(key: string, request: () => PromiseLike<Answer<T>>
     };
   }, [key, tick, reportProblem]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
+  // Live changes resumed after a gap: what is shown may have missed some.
+  useEffect(() => live.onResume(reload), [live, reload]);
   return { ...state, reload };
 }

@@ -194,6 +194,8 @@ export const listCopy = {
   connecting: "Connecting…",
   liveOff: "Not live",
   liveOffHint: "New entries show after a reload.",
+  livePaused: "Live updates paused",
+  livePausedHint: "New entries may be missing for now; what is shown reloads when live updates resume.",
 } as const;
 
 export const problemCopy = {
