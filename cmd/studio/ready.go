@@ -11,12 +11,14 @@ import (
 // errNotListening is /readyz's word for a change feed that is down.
 var errNotListening = errors.New("not listening for other servers' changes")
 
-// readyChecks are what /readyz asks: that the store answers (within
-// /readyz's deadline) and, on PostgreSQL, that the change feed listens, so
+// readyChecks are what /readyz asks: that this server can commit to the
+// store (a probe commit within /readyz's deadline, which also closes the
+// store's breaker once the store is back: an idle server recovers without
+// visitors) and, on PostgreSQL, that the change feed listens, so
 // that the consoles served here see every server's changes.
 func readyChecks(db *store.DB) []server.ReadyCheck {
 	return []server.ReadyCheck{
-		{Name: "store", Check: db.Ping},
+		{Name: "store", Check: db.ProbeCommit},
 		{Name: "changefeed", Check: func(context.Context) error {
 			if !db.Following() {
 				return errNotListening

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
 	"time"
@@ -107,4 +108,19 @@ func (s *DB) retryLater(err error) error {
 		return err
 	}
 	return fault.WithRetryAfter(err, s.brk.RetryAfter())
+}
+
+// ProbeCommit commits one tiny write that changes nothing anyone reads (a
+// counter in the one row of store_probe), through the circuit breaker like
+// any write: nil when this server can commit, and its success closes the
+// breaker, so an idle server sees the store back without waiting for
+// visitors. A ping or an empty transaction says nothing of a full disk; a
+// commit does. Refused at once (fault.Unavailable) while the breaker is
+// open with no probe due.
+func (s *DB) ProbeCommit(ctx context.Context) error {
+	return s.write(ctx, "probe commit", func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO store_probe (id, probes) VALUES (1, 1)
+			ON CONFLICT (id) DO UPDATE SET probes = store_probe.probes + 1`)
+		return err
+	})
 }
