@@ -81,7 +81,8 @@ func sqliteKind(err error) fault.Kind {
 // postgresKind classifies an error of pgx by the server's SQLSTATE, or by
 // the connection when there is none: a connection that cannot be made (for
 // any reason, a refused password too) or broke (class 08, a network error,
-// a timeout, the server shutting down:
+// a timeout, a connection the driver already found closed, the server
+// shutting down:
 // 57P01–57P03, a cancelled statement: 57014), insufficient resources (class
 // 53: disk full, out of memory, too many connections) and a transaction
 // that must be retried (serialization failure 40001, deadlock 40P01) are
@@ -111,7 +112,7 @@ func postgresKind(err error) fault.Kind {
 		return fault.Internal
 	}
 	var ne net.Error
-	if errors.As(err, &ne) || pgconn.Timeout(err) ||
+	if errors.As(err, &ne) || pgconn.Timeout(err) || errors.Is(err, pgconn.ErrConnClosed) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return fault.Unavailable
 	}
