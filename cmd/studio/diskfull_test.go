@@ -66,7 +66,12 @@ func TestSQLiteDiskFull(t *testing.T) {
 		return resp
 	}
 	readyz := func() int {
-		resp, _ := get(t, base+"/readyz")
+		resp, body := get(t, base+"/readyz")
+		// Anyone may ask /readyz: it names the part, never the store's own
+		// error (its files here).
+		if resp.StatusCode != http.StatusOK && (!strings.Contains(body, `"store":"cannot commit to the store"`) || strings.Contains(body, data)) {
+			t.Errorf("/readyz on a full disk = %s, want the store named without its files", body)
+		}
 		return resp.StatusCode
 	}
 

@@ -37,32 +37,29 @@ func TestFaults(t *testing.T) {
 	env := []string{"DATABASE_URL=" + pg.url}
 	base, _ := startStudio(t, env, "--addr", "127.0.0.1:0", "--rate-limit", "off", "--data", data)
 
-	t.Run("restart fast", func(t *testing.T) {
-		l := startLoad(base)
-		time.Sleep(time.Second)
-		faultAt := time.Now()
-		pg.ctl(t, "stop", "-m", "fast")
-		pg.ctl(t, "start")
-		backAt := time.Now()
-		resumed := l.firstOKAfter(t, backAt, 10*time.Second)
-		l.stop()
-		l.check(t, faultAt, backAt, resumed)
-		wantAllStored(t, env, data, l)
-	})
-
-	t.Run("restart immediate, 5 s down", func(t *testing.T) {
-		l := startLoad(base)
-		time.Sleep(time.Second)
-		faultAt := time.Now()
-		pg.ctl(t, "stop", "-m", "immediate")
-		time.Sleep(5 * time.Second)
-		pg.ctl(t, "start")
-		backAt := time.Now()
-		resumed := l.firstOKAfter(t, backAt, 10*time.Second)
-		l.stop()
-		l.check(t, faultAt, backAt, resumed)
-		wantAllStored(t, env, data, l)
-	})
+	restarts := []struct {
+		name string
+		mode string        // pg_ctl stop -m
+		down time.Duration // between stop and start
+	}{
+		{"restart fast", "fast", 0},
+		{"restart immediate, 5 s down", "immediate", 5 * time.Second},
+	}
+	for _, r := range restarts {
+		t.Run(r.name, func(t *testing.T) {
+			l := startLoad(base)
+			time.Sleep(time.Second)
+			faultAt := time.Now()
+			pg.ctl(t, "stop", "-m", r.mode)
+			time.Sleep(r.down)
+			pg.ctl(t, "start")
+			backAt := time.Now()
+			resumed := l.firstOKAfter(t, backAt, 10*time.Second)
+			l.stop()
+			l.check(t, faultAt, backAt, resumed)
+			wantAllStored(t, env, data, l)
+		})
+	}
 
 	t.Run("frozen 8 s", func(t *testing.T) {
 		l := startLoad(base)

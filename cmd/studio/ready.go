@@ -8,8 +8,13 @@ import (
 	"studio/internal/store"
 )
 
-// errNotListening is /readyz's word for a change feed that is down.
-var errNotListening = errors.New("not listening for other servers' changes")
+// /readyz's words for a part that is down. Anyone may ask /readyz, so the
+// store's own error (which may name its host, port or files) is not among
+// them: the store logs its outages itself.
+var (
+	errCannotCommit = errors.New("cannot commit to the store")
+	errNotListening = errors.New("not listening for other servers' changes")
+)
 
 // readyChecks are what /readyz asks: that this server can commit to the
 // store (a probe commit within /readyz's deadline, which also closes the
@@ -18,7 +23,12 @@ var errNotListening = errors.New("not listening for other servers' changes")
 // that the consoles served here see every server's changes.
 func readyChecks(db *store.DB) []server.ReadyCheck {
 	return []server.ReadyCheck{
-		{Name: "store", Check: db.ProbeCommit},
+		{Name: "store", Check: func(ctx context.Context) error {
+			if db.ProbeCommit(ctx) != nil {
+				return errCannotCommit
+			}
+			return nil
+		}},
 		{Name: "changefeed", Check: func(context.Context) error {
 			if !db.Following() {
 				return errNotListening
