@@ -111,7 +111,8 @@ bench-functions: build
 
 # Staff sign-in: refresh-token grants and GET /auth/v1/user per second, 16
 # clients each with its own session, p50/p99, on SQLite and on a throwaway
-# PostgreSQL with fsync on; the auth rate limits are off for the run.
+# PostgreSQL with fsync on; the auth rate limits are off for the run. Then
+# the time of POST /otp and /recover for staff and for others (200 pairs).
 bench-auth: build
 	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --binary bin/studio --workload auth
 

@@ -14,11 +14,14 @@ import (
 // sign-in-code", traded at /auth/v1/verify), then refreshes its session
 // over and over (each grant rotates the refresh token, a committed write),
 // and in a second run reads GET /auth/v1/user with its access token (a
-// token check and a session read). Rate limits are off for the run.
+// token check and a session read). Rate limits are off for the run. Last,
+// the time POST /otp and /recover take for staff and for others, one
+// address at a time (the per-address mail limit), interleaved: they must
+// not tell who is staff.
 
 func benchAuth(binary string, engines []string, concurrency int, duration time.Duration) (failed bool) {
 	fmt.Printf("staff auth, %s per run, %d clients (closed loop), each with its own session\n\n", duration, concurrency)
-	fmt.Printf("%-9s %-14s %12s %10s %10s %10s %8s\n", "store", "request", "per second", "p50", "p99", "max", "errors")
+	fmt.Printf("%-9s %-20s %12s %10s %10s %10s %8s\n", "store", "request", "per second", "p50", "p99", "max", "errors")
 	for _, engine := range engines {
 		runs, err := measureAuth(binary, engine, concurrency, duration)
 		if err != nil {
@@ -27,7 +30,11 @@ func benchAuth(binary string, engines []string, concurrency int, duration time.D
 			continue
 		}
 		for _, r := range runs {
-			fmt.Printf("%-9s %-14s %12.0f %10s %10s %10s %8d\n", engine, r.name, r.throughput, ms(r.p50), ms(r.p99), ms(r.max), r.errors)
+			perSecond := "-" // one request at a time
+			if r.throughput > 0 {
+				perSecond = fmt.Sprintf("%.0f", r.throughput)
+			}
+			fmt.Printf("%-9s %-20s %12s %10s %10s %10s %8d\n", engine, r.name, perSecond, ms(r.p50), ms(r.p99), ms(r.max), r.errors)
 			failed = failed || r.errors > 0
 		}
 	}
@@ -88,10 +95,54 @@ func measureAuth(binary, engine string, concurrency int, duration time.Duration)
 			}
 		}
 	}
-	return []namedResult{
+	runs := []namedResult{
 		{"refresh grant", closedLoop(concurrency, duration, refresh)},
 		{"GET /user", closedLoop(concurrency, duration, getUser)},
-	}, nil
+	}
+	timed, err := timeStaffAndOthers(client, st, binary, base)
+	return append(runs, timed...), err
+}
+
+// timeStaffAndOthers times POST /otp and /recover for 200 members of staff
+// and as many other addresses each, interleaved, one request at a time,
+// each to an address of its own (the per-address mail limit).
+func timeStaffAndOthers(client *http.Client, st store, binary, base string) ([]namedResult, error) {
+	const pairs = 200
+	var runs []namedResult
+	for _, path := range []string{"/auth/v1/otp", "/auth/v1/recover"} {
+		name := strings.TrimPrefix(path, "/auth/v1")
+		timed := func(email string) (time.Duration, error) {
+			t0 := time.Now()
+			err := call(client, "POST", base+path, fmt.Sprintf(`{"email":%q}`, email), "", nil)
+			return time.Since(t0), err
+		}
+		var known, unknown []time.Duration
+		for i := range pairs {
+			staff := fmt.Sprintf("staff%d%s@studio.test", i, name[1:])
+			if _, err := st.cli(binary, "staff", "add", staff); err != nil {
+				return nil, err
+			}
+			other := fmt.Sprintf("other%d%s@studio.test", i, name[1:])
+			order := []string{staff, other}
+			if i%2 == 1 { // neither always goes first
+				order = []string{other, staff}
+			}
+			for _, email := range order {
+				d, err := timed(email)
+				if err != nil {
+					return nil, err
+				}
+				if email == staff {
+					known = append(known, d)
+				} else {
+					unknown = append(unknown, d)
+				}
+			}
+		}
+		runs = append(runs, namedResult{"POST " + name + " staff", percentiles(known)},
+			namedResult{"POST " + name + " other", percentiles(unknown)})
+	}
+	return runs, nil
 }
 
 // signIn signs email in with a code printed by "studio staff sign-in-code".

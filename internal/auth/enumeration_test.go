@@ -1,0 +1,192 @@
+package auth_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/internal/auth"
+	"studio/internal/notify"
+	"studio/internal/store/storetest"
+)
+
+// callRecorder is the store of the auth service, writing down which of its
+// methods that a request could use to tell staff from others are called
+// while recording is on.
+type callRecorder struct {
+	auth.Store
+	mu        sync.Mutex
+	recording bool
+	calls     []string
+}
+
+func (c *callRecorder) record(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.recording {
+		c.calls = append(c.calls, name)
+	}
+}
+
+// start begins a new record; stop ends it and returns it.
+func (c *callRecorder) start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.recording, c.calls = true, nil
+}
+
+func (c *callRecorder) stop() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.recording = false
+	return c.calls
+}
+
+func (c *callRecorder) FindUserByEmail(ctx context.Context, email string) (auth.User, error) {
+	c.record("FindUserByEmail")
+	return c.Store.FindUserByEmail(ctx, email)
+}
+
+func (c *callRecorder) FindUserByID(ctx context.Context, id string) (auth.User, error) {
+	c.record("FindUserByID")
+	return c.Store.FindUserByID(ctx, id)
+}
+
+func (c *callRecorder) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
+	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
+	c.record(fmt.Sprintf("ClaimEmailSend(code: %t, mail: %t)", code != nil, mail != nil))
+	return c.Store.ClaimEmailSend(ctx, addressHash, now, interval, code, mail, audit)
+}
+
+func (c *callRecorder) CreateCode(ctx context.Context, code auth.Code, audit auth.AuditEntry) error {
+	c.record("CreateCode")
+	return c.Store.CreateCode(ctx, code, audit)
+}
+
+func (c *callRecorder) QueueCode(ctx context.Context, code auth.Code, mail *notify.Email, audit auth.AuditEntry) error {
+	c.record("QueueCode")
+	return c.Store.QueueCode(ctx, code, mail, audit)
+}
+
+func (c *callRecorder) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
+	c.record("ConsumeCode")
+	return c.Store.ConsumeCode(ctx, userID, purpose, codeHash, now, maxTries, failure)
+}
+
+func (c *callRecorder) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
+	c.record("ConsumeCodeByEmail")
+	return c.Store.ConsumeCodeByEmail(ctx, email, purpose, now, maxTries, match, failure)
+}
+
+func (c *callRecorder) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
+	c.record("ConsumeEmailChange")
+	return c.Store.ConsumeEmailChange(ctx, email, now, maxTries, match, failure)
+}
+
+func (c *callRecorder) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure auth.AuditEntry) (string, error) {
+	c.record("ConsumeLink")
+	return c.Store.ConsumeLink(ctx, linkHash, purpose, now, maxTries, failure)
+}
+
+// answerWriter stops the record at the first byte of the answer: what the
+// store does after it cannot show in the answer's time.
+type answerWriter struct {
+	http.ResponseWriter
+	onAnswer func()
+	answered bool
+}
+
+func (w *answerWriter) WriteHeader(status int) {
+	if !w.answered {
+		w.answered = true
+		w.onAnswer()
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *answerWriter) Write(b []byte) (int, error) {
+	if !w.answered {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// TestNoEnumerationByWork: /otp, /recover, /resend and /verify (a wrong
+// code, while the member of staff has a live one) do the same work before
+// they answer for a member of staff and for an address that is not
+// staff's: the same store calls, in the same order, and the same answer;
+// the lookup of the address and the mail come after the answer. A refused
+// code is answered no sooner than FailedCodeFloor. (Their times, measured:
+// make bench-auth.)
+func TestNoEnumerationByWork(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			f := newFixture(t, engine)
+			const floor = 30 * time.Millisecond
+			rec := &callRecorder{Store: f.db}
+			svc := auth.New(rec, auth.Config{SiteOrigin: origin, MailFrom: "Studio <site@studio.test>", Now: f.clock.Now,
+				MFAKey: f.secrets, FailedCodeFloor: floor})
+			ctx := context.Background()
+			stranger := "stranger@studio.test"
+			kinds := []struct {
+				name, path, body string
+				status           int
+				refused          bool
+			}{
+				{"otp", "/auth/v1/otp", `{"email":%q}`, 200, false},
+				{"recover", "/auth/v1/recover", `{"email":%q}`, 200, false},
+				{"resend", "/auth/v1/resend", `{"type":"signup","email":%q}`, 200, false},
+				{"verify", "/auth/v1/verify", `{"type":"email","email":%q,"token":"wrong!"}`, 403, true},
+			}
+			for _, k := range kinds {
+				t.Run(k.name, func(t *testing.T) {
+					f.clock.Advance(auth.EmailInterval) // past the per-address limit of the last kind
+					_, _, live, err := auth.NewCode(f.ada.ID, auth.PurposeSignIn, f.clock.Now(), time.Hour)
+					if err == nil {
+						err = f.db.CreateCode(ctx, live, auth.AuditEntry{})
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					type answer struct {
+						calls  []string
+						status int
+						body   string
+						took   time.Duration
+					}
+					ask := func(email string) answer {
+						r := httptest.NewRequest("POST", k.path, strings.NewReader(fmt.Sprintf(k.body, email)))
+						r.Header.Set("Content-Type", "application/json")
+						w := httptest.NewRecorder()
+						var calls []string
+						rec.start()
+						start := time.Now()
+						svc.ServeHTTP(&answerWriter{ResponseWriter: w, onAnswer: func() { calls = rec.stop() }}, r)
+						took := time.Since(start)
+						svc.Wait()
+						return answer{calls, w.Code, w.Body.String(), took}
+					}
+					staff, other := ask(adaEmail), ask(stranger)
+					if staff.status != k.status || other.status != k.status || staff.body != other.body {
+						t.Errorf("answers: staff %d %s, not staff %d %s (want both %d, alike)",
+							staff.status, staff.body, other.status, other.body, k.status)
+					}
+					if len(staff.calls) == 0 || !slices.Equal(staff.calls, other.calls) {
+						t.Errorf("store calls before the answer: staff %q, not staff %q (want the same)", staff.calls, other.calls)
+					}
+					if k.refused && (staff.took < floor || other.took < floor) {
+						t.Errorf("refused codes answered after %v and %v, sooner than the floor %v", staff.took, other.took, floor)
+					}
+				})
+			}
+		})
+	}
+}
