@@ -13,11 +13,13 @@ import { createClient } from "@supabase/supabase-js";
 
 const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../bin/studio"));
 
-/** Studio is one store with the servers started on it. */
+/** Studio is one store with the servers started on it: a new database on
+ * the PostgreSQL at options.postgres (by default STUDIO_TEST_DATABASE_URL),
+ * else SQLite. */
 export class Studio {
-  constructor() {
+  constructor({ postgres = process.env.STUDIO_TEST_DATABASE_URL ?? "" } = {}) {
     this.dataDir = mkdtempSync(join(tmpdir(), "studio-console-"));
-    this.admin = process.env.STUDIO_TEST_DATABASE_URL ?? "";
+    this.admin = postgres;
     this.database = this.admin && `studio_console_${randomBytes(6).toString("hex")}`;
     let url = "";
     if (this.admin) {
