@@ -21,24 +21,27 @@ func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Ti
 	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
 	var retry time.Duration
 	err := s.write(ctx, "claim e-mail send", func(ctx context.Context, tx *sql.Tx) error {
-		var last time.Time
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT last_sent_at FROM auth_email_sends WHERE address_hash = ?`), addressHash).
-			Scan(s.d.timeDest(&last))
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return err
-		case now.Sub(last) < interval:
-			retry = interval - now.Sub(last)
-			return nil
-		}
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_email_sends WHERE last_sent_at < ?`),
 			s.d.timeArg(now.Add(-24*time.Hour))); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_email_sends (address_hash, last_sent_at) VALUES (?, ?)
-			ON CONFLICT (address_hash) DO UPDATE SET last_sent_at = excluded.last_sent_at`),
-			addressHash, s.d.timeArg(now)); err != nil {
+		// One statement claims the address or finds it claimed: concurrent
+		// claims on PostgreSQL wait for each other's row and see its new
+		// time, so only one of them is granted.
+		var claimed string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO auth_email_sends (address_hash, last_sent_at) VALUES (?, ?)
+			ON CONFLICT (address_hash) DO UPDATE SET last_sent_at = excluded.last_sent_at
+			WHERE auth_email_sends.last_sent_at <= ?
+			RETURNING address_hash`),
+			addressHash, s.d.timeArg(now), s.d.timeArg(now.Add(-interval))).Scan(&claimed)
+		if errors.Is(err, sql.ErrNoRows) {
+			var last time.Time
+			err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT last_sent_at FROM auth_email_sends WHERE address_hash = ?`), addressHash).
+				Scan(s.d.timeDest(&last))
+			retry = max(interval-now.Sub(last), time.Second)
+			return err
+		}
+		if err != nil {
 			return err
 		}
 		if code == nil {

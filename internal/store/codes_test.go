@@ -299,3 +299,40 @@ func TestCodeTriesRace(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimEmailSendOnceAtATime: of many claims on one address at the same
+// instant, from as many connections, exactly one succeeds (no two mails
+// slip through the per-address limit together).
+func TestClaimEmailSendOnceAtATime(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			db := engine.New(t)
+			const claims = 16
+			for round := range 5 {
+				at := t0.Add(time.Duration(round) * time.Hour)
+				results := make(chan error, claims)
+				start := make(chan struct{})
+				for range claims {
+					go func() {
+						<-start
+						_, err := db.ClaimEmailSend(context.Background(), "same-hash", at, time.Minute, nil, nil, auth.AuditEntry{})
+						results <- err
+					}()
+				}
+				close(start)
+				granted := 0
+				for range claims {
+					switch err := <-results; {
+					case err == nil:
+						granted++
+					case !errors.Is(err, auth.ErrEmailSendRateExceeded):
+						t.Fatalf("claim: %v", err)
+					}
+				}
+				if granted != 1 {
+					t.Errorf("round %d: %d of %d simultaneous claims granted, want 1", round, granted, claims)
+				}
+			}
+		})
+	}
+}
