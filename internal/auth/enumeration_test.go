@@ -190,3 +190,71 @@ func TestNoEnumerationByWork(t *testing.T) {
 		})
 	}
 }
+
+// heldLookups is a store whose address lookups wait until released,
+// counting how many wait at once.
+type heldLookups struct {
+	auth.Store
+	release chan struct{}
+	mu      sync.Mutex
+	waiting int
+	most    int
+}
+
+func (h *heldLookups) FindUserByEmail(ctx context.Context, email string) (auth.User, error) {
+	h.mu.Lock()
+	h.waiting++
+	h.most = max(h.most, h.waiting)
+	h.mu.Unlock()
+	<-h.release
+	h.mu.Lock()
+	h.waiting--
+	h.mu.Unlock()
+	return h.Store.FindUserByEmail(ctx, email)
+}
+
+func (h *heldLookups) counts() (waiting, most int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.waiting, h.most
+}
+
+// TestWorkAfterTheAnswerIsBounded: no more than MaxBackground requests'
+// work after the answer runs at once; one more request waits for a slot
+// before it answers, and goes on when one is free.
+func TestWorkAfterTheAnswerIsBounded(t *testing.T) {
+	f := newFixture(t, sqlite())
+	held := &heldLookups{Store: f.db, release: make(chan struct{})}
+	svc := auth.New(held, auth.Config{SiteOrigin: origin, MailFrom: "Studio <site@studio.test>", Now: f.clock.Now, MFAKey: f.secrets})
+	answered := make(chan int, auth.MaxBackground+1)
+	for i := range auth.MaxBackground + 1 {
+		go func() {
+			r := httptest.NewRequest("POST", "/auth/v1/otp", strings.NewReader(fmt.Sprintf(`{"email":"someone%d@studio.test"}`, i)))
+			r.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			svc.ServeHTTP(w, r)
+			answered <- w.Code
+		}()
+	}
+	for range auth.MaxBackground {
+		if code := <-answered; code != 200 {
+			t.Fatalf("answer %d", code)
+		}
+	}
+	for waiting, _ := held.counts(); waiting < auth.MaxBackground; waiting, _ = held.counts() {
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-answered:
+		t.Fatalf("%d requests answered while %d slots were busy", auth.MaxBackground+1, auth.MaxBackground)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(held.release)
+	if code := <-answered; code != 200 {
+		t.Fatalf("last answer %d", code)
+	}
+	svc.Wait()
+	if _, most := held.counts(); most != auth.MaxBackground {
+		t.Errorf("at most %d lookups at once, want %d", most, auth.MaxBackground)
+	}
+}

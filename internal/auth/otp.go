@@ -83,7 +83,7 @@ func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpos
 		return
 	}
 	redirectTo, audit := r.URL.Query().Get("redirect_to"), s.audit(r, "")
-	s.inBackground(func(ctx context.Context) {
+	s.inBackground(r, func(ctx context.Context) {
 		u, err := s.store.FindUserByEmail(ctx, email)
 		switch {
 		case errors.Is(err, ErrNotFound):
@@ -171,12 +171,18 @@ func (s *Service) mailQueued(msg *notify.Email) {
 	}
 }
 
-// inBackground runs f after the answer, with the store's deadline; Wait
-// waits for it.
-func (s *Service) inBackground(f func(ctx context.Context)) {
+// inBackground runs f after the answer, with the store's deadline, once
+// one of MaxBackground slots is free (the handler waits for it; a client
+// that goes away meanwhile leaves nothing to do); Wait waits for it.
+func (s *Service) inBackground(r *http.Request, f func(ctx context.Context)) {
+	select {
+	case s.backgroundSlots <- struct{}{}:
+	case <-r.Context().Done():
+		return
+	}
 	s.background.Add(1)
 	go func() {
-		defer s.background.Done()
+		defer func() { <-s.backgroundSlots; s.background.Done() }()
 		ctx, cancel := context.WithTimeout(context.Background(), api.StoreTimeout)
 		defer cancel()
 		f(ctx)

@@ -110,8 +110,14 @@ type Service struct {
 
 	verified tokenCache
 
-	background sync.WaitGroup // mailCode's work after the answer
+	background      sync.WaitGroup // mailCode's work after the answer
+	backgroundSlots chan struct{}  // at most MaxBackground of it at once
 }
+
+// MaxBackground is how many requests' work after the answer (looking up an
+// address and mailing it a code) runs at once; a request beyond waits for a
+// slot before its answer goes out, whoever the address belongs to.
+const MaxBackground = 32
 
 // New returns the service on st. The signing keys are read (or the first
 // one made) on first use, so a store that is down at start delays nothing.
@@ -163,6 +169,7 @@ func New(st Store, cfg Config) *Service {
 		limitToken:  newNamedLimit("auth/token", cfg.RefreshRateLimit, cfg),
 		cors: cors.Policy{Origins: cfg.AllowedOrigins, AllowMethods: "GET, POST, PUT, DELETE, OPTIONS",
 			AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute},
+		backgroundSlots: make(chan struct{}, MaxBackground),
 	}
 	s.mux = http.NewServeMux()
 	s.addRoutes(s.mux)
