@@ -1,6 +1,6 @@
 /**
  * The staff console at /admin, as staff use it, against a studio server of
- * its own (port E2E_PORT+10 and up, one a worker) whose sign-in mails go to a real SMTP peer.
+ * its own (one a worker, on a free port) whose sign-in mails go to a real SMTP peer.
  *
  * The console talks to the binary's /auth/v1 (with TOTP MFA), /rest/v1 and
  * /realtime/v1. Nothing here stands in for a backend.
@@ -12,16 +12,12 @@ import { accountCopy, consoleShell, inboxCopy, listCopy, messageCopy, signInCopy
 import { contactForm } from "../app/content/contact";
 import { enrolTotp, mailedSignIn, passTwoStep, signIn, startStudio, type Studio } from "./staff-console";
 
-/** Each worker runs a server of its own, on a port above those of playwright.config.ts. */
-const basePort = Number(process.env.E2E_PORT ?? 4319) + 10;
 const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 let studio: Studio;
-let port = 0;
 
-test.beforeAll(async ({}, info) => {
-  port = basePort + 2 * info.workerIndex;
-  studio = await startStudio(port);
+test.beforeAll(async () => {
+  studio = await startStudio();
 });
 
 test.afterAll(async () => {
@@ -232,7 +228,7 @@ test.describe("two-step sign-in (TOTP)", () => {
 
   test("with --require-mfa, staff without an authenticator set one up before any data shows", async ({ browser }) => {
     test.setTimeout(120_000);
-    const strict = await startStudio(port + 1, ["--require-mfa"]);
+    const strict = await startStudio(["--require-mfa"]);
     try {
       const email = `alan+${Date.now().toString(36)}@studio.test`;
       strict.cli("staff", "add", email);

@@ -2,8 +2,8 @@
  * No open redirect: a mailed sign-in link asked for with a hostile
  * redirect_to, and hostile paths typed directly, leave Chromium on the site,
  * and it never sends a request to another host (which would carry the
- * link's token there). Against a studio server of its own (port E2E_PORT+20
- * and up, one a worker) whose sign-in mails go to a real SMTP peer.
+ * link's token there). Against a studio server of its own (one a worker, on a
+ * free port) whose sign-in mails go to a real SMTP peer.
  *
  * Whether the server replaces a redirect_to it does not allow (by the
  * console) or keeps it, the browser must end on the site.
@@ -11,12 +11,10 @@
 import { test, expect, type Browser, type Page } from "@playwright/test";
 import { mailedSignIn, startStudio, type Studio } from "./staff-console";
 
-const basePort = Number(process.env.E2E_PORT ?? 4319) + 20;
-
 let studio: Studio;
 
-test.beforeAll(async ({}, info) => {
-  studio = await startStudio(basePort + info.workerIndex);
+test.beforeAll(async () => {
+  studio = await startStudio();
 });
 
 test.afterAll(async () => {

@@ -7,6 +7,7 @@ import { expect, type Page } from "@playwright/test";
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -25,11 +26,22 @@ export type Studio = {
   stop: () => Promise<void>;
 };
 
+/** freePort is a loopback port that nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer().once("error", fail).listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+}
+
 /**
- * startStudio serves bin/studio on port with its own store and mail capture,
+ * startStudio serves bin/studio on a free port with its own store and mail capture,
  * with every rate limit off (the tests sign in and submit more than people do).
  */
-export async function startStudio(port: number, extraArgs: string[] = []): Promise<Studio> {
+export async function startStudio(extraArgs: string[] = []): Promise<Studio> {
+  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "studio-console-"));
   const smtp = await startCapture();
   const base = `http://127.0.0.1:${port}`;
