@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Route } from "@playwright/test";
 
 /**
  * hydrated brings every island of the page that hydrates on first use
@@ -44,4 +44,30 @@ export async function slowFunction(page: Page, name: string, ms = 1000): Promise
     await new Promise((resolve) => setTimeout(resolve, ms));
     await route.continue();
   });
+}
+
+/**
+ * holdModules holds every JavaScript module request (the islands, their
+ * renderer, the page scripts) until release() lets them all through; later
+ * requests go through at once. urls() lists what is being held.
+ */
+export async function holdModules(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route("**/assets/*.js", async (route) => {
+    if (released) await route.continue().catch(() => {});
+    else held.push(route);
+  });
+  return {
+    urls: () => held.map((r) => new URL(r.request().url()).pathname),
+    /** waitFor waits until a request whose path contains part is being held. */
+    waitFor: async (part: string) => {
+      await expect.poll(() => held.some((r) => r.request().url().includes(part)), { message: `a held request for ${part}` }).toBe(true);
+    },
+    release: async () => {
+      released = true;
+      // A request of a page that has since been left cannot be continued any more.
+      await Promise.all(held.splice(0).map((r) => r.continue().catch(() => {})));
+    },
+  };
 }

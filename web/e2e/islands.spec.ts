@@ -7,8 +7,8 @@
  * aria-current.
  */
 import { execFileSync } from "node:child_process";
-import type { Page, Route } from "@playwright/test";
-import { test, expect } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { test, expect, holdModules } from "./fixtures";
 import { dataDir } from "../playwright.config";
 import { contactForm } from "../app/content/contact";
 import { headerLabels } from "../app/content/site";
@@ -41,32 +41,6 @@ const hydrationTimeout = 15_000;
 
 /** island is the astro-island element of the component exported as name. */
 const island = (page: Page, name: string) => page.locator(`astro-island[component-export="${name}"]`);
-
-/**
- * holdModules holds every JavaScript module request (the islands, their
- * renderer, the page scripts) until release() lets them all through; later
- * requests go through at once. urls() lists what is being held.
- */
-async function holdModules(page: Page) {
-  const held: Route[] = [];
-  let released = false;
-  await page.route("**/assets/*.js", async (route) => {
-    if (released) await route.continue().catch(() => {});
-    else held.push(route);
-  });
-  return {
-    urls: () => held.map((r) => new URL(r.request().url()).pathname),
-    /** waitFor waits until a request whose path contains part is being held. */
-    waitFor: async (part: string) => {
-      await expect.poll(() => held.some((r) => r.request().url().includes(part)), { message: `a held request for ${part}` }).toBe(true);
-    },
-    release: async () => {
-      released = true;
-      // A request of a page that has since been left cannot be continued any more.
-      await Promise.all(held.splice(0).map((r) => r.continue().catch(() => {})));
-    },
-  };
-}
 
 /** The islands every page carries (Layout.astro), and only those on pages of static content. */
 const layoutIslands = ["ThemeToggle", "MobileMenu", "CopyrightYear", "ThemeChoicePicker", "CookieBanner", "Toaster", "SiteSearch"];
@@ -190,7 +164,7 @@ test.describe("input before the modules have loaded", () => {
   });
 
   test("Enter pressed after typing opens the first result", async ({ page }) => {
-    const first = searchSite(searchIndex, "aurion").flatMap((g) => g.results)[0];
+    const first = searchSite(searchIndex, "aurion")[0];
     expect(first).toBeDefined();
     const modules = await holdModules(page);
     await page.goto("/", { waitUntil: "commit" });

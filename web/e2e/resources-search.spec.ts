@@ -29,7 +29,7 @@ test.describe("site-wide search", () => {
     expect(scripts.filter((s) => s.includes("search-dialog"))).toHaveLength(1);
   });
 
-  test("by mouse: the header button opens it, results appear as you type, grouped, and a click opens one", async ({ page }) => {
+  test("by mouse: the header button opens it, results appear as you type, best match first, and a click opens one", async ({ page }) => {
     await openHome(page);
     await trigger(page).click();
     await expect(dialog(page)).toBeVisible();
@@ -37,19 +37,16 @@ test.describe("site-wide search", () => {
     await expect(dialog(page)).toContainText("Type to search pages, products, ventures and resources.");
 
     await input(page).fill("aurion");
-    const groups = dialog(page).getByRole("group");
-    await expect(groups).toHaveCount(3);
-    await expect(groups.nth(0)).toHaveAccessibleName("Pages");
-    await expect(groups.nth(1)).toHaveAccessibleName("Products");
-    await expect(groups.nth(2)).toHaveAccessibleName("Ventures");
-    await expect(groups.nth(1).getByRole("option")).toHaveCount(1);
-    await expect(groups.nth(1).getByRole("option")).toContainText("AURION");
-    await expect(dialog(page).getByRole("status")).toHaveText(/^\d+ results$/);
+    const options = dialog(page).getByRole("option");
+    await expect(options).toHaveCount(4);
+    await expect(options.nth(0)).toContainText(/AURION.*Product$/);
+    await expect(options.nth(1)).toContainText(/AURION.*Venture$/);
+    await expect(options.nth(2)).toContainText(/^Home.*Page$/);
+    await expect(dialog(page).getByRole("status")).toHaveText("4 results");
 
     await input(page).fill("playbook");
-    const resources = dialog(page).getByRole("group", { name: "Resources" });
-    await expect(resources.getByRole("option").first()).toContainText("The SaaS Founder's Playbook");
-    await resources.getByRole("option", { name: /The SaaS Founder's Playbook/ }).click();
+    await expect(options.first()).toContainText("The SaaS Founder's Playbook");
+    await dialog(page).getByRole("option", { name: /The SaaS Founder's Playbook/ }).click();
     await expect(page).toHaveURL(/\/resources\/saas-founders-playbook$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("The SaaS Founder's Playbook");
     await expect(dialog(page)).toHaveCount(0);
@@ -191,7 +188,7 @@ test.describe("site-wide search", () => {
     await openHome(page);
     await trigger(page).click();
     await input(page).fill("template");
-    await expect(dialog(page).getByRole("group", { name: "Resources" }).getByRole("option").first()).toBeVisible();
+    await expect(dialog(page).getByRole("option", { name: /Resource$/ }).first()).toBeVisible();
     const box = (await dialog(page).boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(375);

@@ -4,6 +4,7 @@ import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
 import { contactForm } from "~/content/contact";
 import { FUNCTIONS_BASE, FunctionError, invokeFunction, newIdempotencyKey } from "~/lib/functions";
+import { earlyValue } from "~/lib/early-input";
 import { useHydrated } from "~/lib/hydrated";
 import { contactRules, honeypotField, validate, type FieldErrors } from "~/lib/validation";
 
@@ -20,29 +21,29 @@ export function ContactPanel() {
   return sent ? <Received onAgain={() => setSent(false)} /> : <ContactForm onSent={() => setSent(true)} />;
 }
 
+/** earlyForm is the form as the visitor left it before the island ran: empty fields but what was typed. */
+function earlyForm(id: string): FormValues {
+  return Object.fromEntries(fieldOrder.map((f) => [f, earlyValue(fieldId(id, f)) ?? emptyForm[f]])) as FormValues;
+}
+
+const fieldId = (id: string, field: FieldName) => `${id}-${field}`;
+
 /**
  * ContactForm checks the fields with the shared rules before sending, and
  * shows the server's messages at the fields too. What the visitor typed is
  * kept on failure.
  */
 function ContactForm({ onSent }: { onSent: () => void }) {
-  const [values, setValues] = useState<FormValues>(emptyForm);
+  const id = useId();
+  // What was typed before this island ran stays: its first render takes it (lib/early-input.ts).
+  const [values, setValues] = useState<FormValues>(() => earlyForm(id));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const honeypot = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // One key per message: sending it again unchanged (after a failure whose answer was lost) cannot store it twice.
   const messageKey = useRef<string | undefined>(undefined);
-  const id = useId();
   const hydrated = useHydrated();
-
-  // What was typed before this island hydrated stays: the fields take it over.
-  useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const typed = Object.fromEntries(fieldOrder.map((f) => [f, (form.elements.namedItem(f) as HTMLInputElement | null)?.value ?? ""]));
-    if (fieldOrder.some((f) => typed[f])) setValues(typed as FormValues);
-  }, []);
 
   function focusFirstError(errs: FieldErrors) {
     const first = fieldOrder.find((f) => errs[f]);
@@ -105,7 +106,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
   const fieldProps = (field: FieldName) => {
     const error = errors[field];
     return {
-      id: `${id}-${field}`,
+      id: fieldId(id, field),
       name: field,
       value: values[field],
       required: requiredFields.has(field),
@@ -178,7 +179,7 @@ function Field({ id, field, error, wide, children }: { id: string; field: FieldN
   const required = requiredFields.has(field);
   return (
     <div className={wide ? "sm:col-span-2" : undefined}>
-      <label htmlFor={`${id}-${field}`} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+      <label htmlFor={fieldId(id, field)} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
         {copy.label}
         {required ? (
           <span aria-hidden="true" className="ml-0.5 text-red-600 dark:text-red-400">

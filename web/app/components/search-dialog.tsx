@@ -33,8 +33,8 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const [active, setActive] = useState(0);
   const ids = { title: useId(), listbox: useId(), option: useId() };
 
-  const groups = useMemo(() => searchSite(searchIndex, query), [query]);
-  const flat = useMemo(() => groups.flatMap((g) => g.results), [groups]);
+  // Best match first: the first is highlighted, and Enter opens it.
+  const flat = useMemo(() => searchSite(searchIndex, query), [query]);
   const activeEntry: SearchEntry | undefined = flat[active];
   const optionId = (i: number) => `${ids.option}-${i}`;
 
@@ -101,7 +101,6 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
-  let index = -1;
   const trimmed = query.trim();
 
   return (
@@ -152,45 +151,35 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
         {/* Focusable so keyboard users can scroll a long list (the options themselves are reached with the arrow keys from the input). */}
         <div tabIndex={0} aria-label={searchDialog.resultsLabel} role="region" className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-brand-600">
           <div id={ids.listbox} role="listbox" aria-label={searchDialog.resultsLabel} className={cn(flat.length > 0 && "p-2")}>
-            {groups.map((group) => (
-              <div key={group.kind} role="group" aria-labelledby={`${ids.listbox}-${group.kind}`} className="py-1">
+            {flat.map((entry, i) => {
+              const selected = i === active;
+              const Icon = kindIcons[entry.kind];
+              return (
                 <div
-                  id={`${ids.listbox}-${group.kind}`}
-                  role="presentation"
-                  className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400"
+                  key={`${entry.kind}:${entry.href}:${entry.title}`}
+                  id={optionId(i)}
+                  role="option"
+                  aria-selected={selected}
+                  onMouseMove={() => !selected && setActive(i)}
+                  onClick={() => open(entry)}
+                  className={cn(
+                    "flex cursor-pointer items-start gap-3 rounded-lg px-3 py-2.5",
+                    selected ? "bg-brand-600 text-white" : "text-slate-900 dark:text-white",
+                  )}
                 >
-                  {searchDialog.groups[group.kind]}
+                  <Icon aria-hidden="true" className={cn("mt-0.5 size-4 shrink-0", selected ? "text-white" : "text-slate-400")} />
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate text-sm font-medium">{entry.title}</span>
+                    <span className={cn("block truncate text-xs", selected ? "text-brand-100" : "text-slate-600 dark:text-slate-400")}>
+                      {entry.description}
+                    </span>
+                  </span>
+                  <span className={cn("mt-0.5 shrink-0 text-xs font-medium", selected ? "text-brand-100" : "text-slate-500 dark:text-slate-400")}>
+                    {searchDialog.kinds[entry.kind]}
+                  </span>
                 </div>
-                {group.results.map((entry) => {
-                  index += 1;
-                  const i = index;
-                  const selected = i === active;
-                  const Icon = kindIcons[entry.kind];
-                  return (
-                    <div
-                      key={`${entry.kind}:${entry.href}:${entry.title}`}
-                      id={optionId(i)}
-                      role="option"
-                      aria-selected={selected}
-                      onMouseMove={() => !selected && setActive(i)}
-                      onClick={() => open(entry)}
-                      className={cn(
-                        "flex cursor-pointer items-start gap-3 rounded-lg px-3 py-2.5",
-                        selected ? "bg-brand-600 text-white" : "text-slate-900 dark:text-white",
-                      )}
-                    >
-                      <Icon aria-hidden="true" className={cn("mt-0.5 size-4 shrink-0", selected ? "text-white" : "text-slate-400")} />
-                      <span className="min-w-0">
-                        <span className="block truncate text-sm font-medium">{entry.title}</span>
-                        <span className={cn("block truncate text-xs", selected ? "text-brand-100" : "text-slate-600 dark:text-slate-400")}>
-                          {entry.description}
-                        </span>
-                      </span>
-                    </div>
-                  );
-                })}
-              </div>
-            ))}
+              );
+            })}
           </div>
           {flat.length === 0 && (
             <p className="px-6 py-10 text-center text-sm text-slate-600 dark:text-slate-400">

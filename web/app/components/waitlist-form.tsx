@@ -16,16 +16,15 @@ const copy = comingSoonCopy.form;
  * with the product's confirmation page.
  */
 export function WaitlistForm({ productId, productName }: { productId: string; productName: string }) {
-  const inputId = useId();
   const hintId = useId();
-  const { email, setEmail, pending, onSubmit, formRef } = useSignupForm((address) => joinWaitlist(address, productId), {
+  const { email, setEmail, pending, onSubmit, inputId } = useSignupForm((address) => joinWaitlist(address, productId), {
     success: copy.success(productName),
     errorTitle: copy.errorTitle,
     errorFallback: copy.errorFallback,
   });
 
   return (
-    <form ref={formRef} method="post" action={waitlistAction} onSubmit={onSubmit} className="mx-auto w-full max-w-lg">
+    <form method="post" action={waitlistAction} onSubmit={onSubmit} className="mx-auto w-full max-w-lg">
       <input type="hidden" name="productId" value={productId} />
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-900 dark:text-white">
         {copy.label}

@@ -26,11 +26,12 @@ export const searchDialog = {
   count: (n: number) => (n === 1 ? "1 result" : `${n} results`),
   resultsLabel: "Search results",
   keys: { move: "to move", open: "to open", close: "to close" },
-  groups: {
-    page: "Pages",
-    product: "Products",
-    venture: "Ventures",
-    resource: "Resources",
+  /** What each result is, shown beside it. */
+  kinds: {
+    page: "Page",
+    product: "Product",
+    venture: "Venture",
+    resource: "Resource",
   },
 } as const;
 

@@ -3,10 +3,12 @@ import interaction from "./interaction-directive";
 import { wakeIsland } from "./wake";
 
 /** island puts an island element with a button and a link into the page and starts the directive on it. */
-function island(value: unknown = true) {
+function island(value: unknown = true, restore?: (el: HTMLElement) => void) {
   const el = document.createElement("astro-island");
-  el.innerHTML = `<div><button type="button">Go</button><a href="#x">Link</a><form><button>Send</button></form></div>`;
+  el.innerHTML = `<div><button type="button">Go</button><a href="#x">Link</a><form><button>Send</button></form></div>
+    <form><input type="search" value=""><select><option selected>all</option><option>podcast</option></select><input type="checkbox"></form>`;
   document.body.append(el);
+  restore?.(el);
   let resolveModule!: () => void;
   const moduleLoaded = new Promise<void>((r) => (resolveModule = r));
   const hydrate = vi.fn(async () => {});
@@ -34,7 +36,8 @@ describe("client:interaction", () => {
     expect(load).not.toHaveBeenCalled();
   });
 
-  it.each(["pointerover", "pointerdown", "touchstart", "focusin"])("starts on %s inside the island, once", async (type) => {
+  // Any use, by any means: a select changed by assistive technology or a paste fires no pointer or focus event.
+  it.each(["pointerover", "pointerdown", "touchstart", "focusin", "input", "change", "keydown", "submit"])("starts on %s inside the island, once", async (type) => {
     const { el, button, load, hydrate, resolveModule } = island();
     button.dispatchEvent(new Event(type, { bubbles: true }));
     el.dispatchEvent(new Event(type, { bubbles: true }));
@@ -42,6 +45,31 @@ describe("client:interaction", () => {
     await settle();
     expect(load).toHaveBeenCalledTimes(1);
     expect(hydrate).toHaveBeenCalledTimes(1);
+  });
+
+  it.each<[string, (el: HTMLElement) => void]>([
+    ["text", (el) => (el.querySelector("input")!.value = "playbook")],
+    ["a select", (el) => (el.querySelector("select")!.value = "podcast")],
+    ["a checkbox", (el) => (el.querySelector<HTMLInputElement>("input[type=checkbox]")!.checked = true)],
+  ])("starts at once when the browser restored changed %s into it (Back, Forward: no event)", async (_, restore) => {
+    const { load } = island(true, restore);
+    await settle();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits while the form controls show what was prerendered", async () => {
+    const { load } = island();
+    window.dispatchEvent(new PageTransitionEvent("pageshow"));
+    await settle();
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it("starts when the form is restored after it started, by the page's show", async () => {
+    const { el, load } = island();
+    el.querySelector("select")!.value = "podcast";
+    window.dispatchEvent(new PageTransitionEvent("pageshow"));
+    await settle();
+    expect(load).toHaveBeenCalledTimes(1);
   });
 
   it("holds a click on a button until hydration and makes it again once", async () => {

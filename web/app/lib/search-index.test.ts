@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildSearchIndex, normalize, searchIndex, searchSite, type SearchEntry } from "./search-index";
+import { MatchRank, buildSearchIndex, matchRank, normalize, searchIndex, searchSite, type SearchEntry } from "./search-index";
 import { venturesSection } from "~/content/ventures";
 import { routeTable } from "~/content/site-map";
 
 const entry = (kind: SearchEntry["kind"], title: string, description = ""): SearchEntry => ({ kind, title, description, href: `/${title}` });
 
 const index: SearchEntry[] = [
-  entry("resource", "Scaling strategies", "Growing from one to ten million"),
+  { ...entry("resource", "Scaling strategies", "Growing from one to ten million"), author: "Elena Ruiz" },
   entry("page", "Service Packages", "Fixed prices for scaling your company"),
   entry("product", "Pulseboard", "Customer health scoring"),
   entry("venture", "HealthMonitor", "Remote patient monitoring"),
@@ -14,7 +14,7 @@ const index: SearchEntry[] = [
   entry("resource", "Tomás on pricing", "Usage-based pricing"),
 ];
 
-const titles = (groups: ReturnType<typeof searchSite>) => groups.map((g) => `${g.kind}: ${g.results.map((r) => r.title).join(", ")}`);
+const titles = (results: readonly SearchEntry[]) => results.map((r) => `${r.kind}: ${r.title}`);
 
 describe("searchSite", () => {
   it("finds nothing for a blank query", () => {
@@ -22,19 +22,35 @@ describe("searchSite", () => {
     expect(searchSite(index, "   ")).toEqual([]);
   });
 
-  it("matches title or description, any case, grouped in the order pages, products, ventures, resources", () => {
-    expect(titles(searchSite(index, "HEALTH"))).toEqual(["product: Pulseboard", "venture: HealthMonitor"]);
-    expect(titles(searchSite(index, "scal"))).toEqual(["page: Scale, Service Packages", "resource: Scaling strategies"]);
+  it("matches title, description or author, any case", () => {
+    expect(titles(searchSite(index, "HEALTH"))).toEqual(["venture: HealthMonitor", "product: Pulseboard"]);
+    expect(titles(searchSite(index, "lena"))).toEqual(["resource: Scaling strategies"]);
   });
 
-  it("needs every word, in any order, in title or description", () => {
+  it("needs every word, in any order, in title, description or author", () => {
     expect(titles(searchSite(index, "million scaling"))).toEqual(["resource: Scaling strategies"]);
+    expect(titles(searchSite(index, "scaling elena"))).toEqual(["resource: Scaling strategies"]);
     expect(searchSite(index, "scaling kubernetes")).toEqual([]);
   });
 
-  it("ranks title matches above description matches", () => {
-    const pages = searchSite(index, "scal")[0]!;
-    expect(pages.results.map((r) => r.title)).toEqual(["Scale", "Service Packages"]);
+  it("orders by where the query matches: the whole title, its start, a word of it, then elsewhere", () => {
+    const ranked: SearchEntry[] = [
+      entry("page", "Market pulse report", "A pulse of the market"), // a word of the title
+      entry("resource", "Notes", "Reading the pulse"), // the description
+      entry("page", "Pulseboard pricing", "Plans"), // the start of the title
+      entry("product", "Pulse", "The product"), // the whole title
+      entry("venture", "Heartpulse", "Wearables"), // inside a word of the title: elsewhere
+      { ...entry("resource", "Interview", "A conversation"), author: "Ana Pulsen" }, // the author
+    ];
+    expect(searchSite(ranked, "pulse").map((r) => r.title)).toEqual(["Pulse", "Pulseboard pricing", "Market pulse report", "Notes", "Heartpulse", "Interview"]);
+    expect(matchRank(ranked[3]!, "  PULSE ")).toBe(MatchRank.exactTitle);
+    expect(matchRank(ranked[0]!, "report pul")).toBe(MatchRank.titleWord);
+    expect(matchRank(ranked[1]!, "pulse")).toBe(MatchRank.elsewhere);
+    expect(matchRank(ranked[1]!, "heart")).toBeUndefined();
+  });
+
+  it("keeps the index's order among results that match alike", () => {
+    expect(titles(searchSite(index, "scal"))).toEqual(["resource: Scaling strategies", "page: Scale", "page: Service Packages"]);
   });
 
   it("ignores accents", () => {
@@ -42,9 +58,11 @@ describe("searchSite", () => {
     expect(titles(searchSite(index, "tomas"))).toEqual(["resource: Tomás on pricing"]);
   });
 
-  it("limits each group", () => {
-    const many = Array.from({ length: 20 }, (_, i) => entry("resource", `Guide ${i}`));
-    expect(searchSite(many, "guide", 5)[0]!.results).toHaveLength(5);
+  it("limits the results of each kind", () => {
+    const many = [...Array.from({ length: 20 }, (_, i) => entry("resource", `Guide ${i}`)), entry("page", "Guides")];
+    const found = searchSite(many, "guide", 5);
+    expect(found.filter((r) => r.kind === "resource")).toHaveLength(5);
+    expect(found.filter((r) => r.kind === "page")).toHaveLength(1);
   });
 });
 
@@ -63,11 +81,12 @@ describe("the site's index", () => {
     }
   });
 
-  it("finds real content by title and by description", () => {
-    expect(titles(searchSite(searchIndex, "aurion"))[0]).toBe("page: Home, Our SaaS Portfolio");
-    const groups = searchSite(searchIndex, "aurion").map((g) => g.kind);
-    expect(groups).toEqual(["page", "product", "venture"]);
-    expect(searchSite(searchIndex, "playbook").find((g) => g.kind === "resource")?.results[0]?.href).toBe("/resources/saas-founders-playbook");
-    expect(searchSite(searchIndex, "data room").flatMap((g) => g.results.map((r) => r.href))).toContain("/resources/building-for-exit-podcast");
+  it("finds real content by title, description and author, the page a name stands for first", () => {
+    const hrefs = (query: string) => searchSite(searchIndex, query).map((r) => r.href);
+    expect(hrefs("aurion")).toEqual(["/products/aurion", "/studio/venture-portfolio#venture-aurion", "/", "/products"]);
+    expect(hrefs("pitch deck")[0]).toBe("/resources/pitch-deck-template");
+    expect(hrefs("playbook")[0]).toBe("/resources/saas-founders-playbook");
+    expect(hrefs("data room")).toContain("/resources/building-for-exit-podcast");
+    expect(hrefs("sofia lindqvist")).toEqual(["/resources/financial-model-template", "/resources/due-diligence-checklist"]);
   });
 });

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
+import { earlyValue } from "~/lib/early-input";
 import { toast, type ToastInput } from "~/components/ui/toast";
 
 export type SignupCopy = {
@@ -13,17 +14,13 @@ export type SignupCopy = {
  * disabled) → a success toast and the field cleared, or an error toast with
  * the server's message and the field kept. The form is a real one (method
  * post, its action the function): before the island hydrates it posts
- * natively, and an address typed before then is taken over (formRef).
+ * natively, and an address typed before then is the island's first state
+ * (lib/early-input.ts). Give the email field inputId.
  */
 export function useSignupForm(submit: (email: string) => Promise<void>, copy: SignupCopy) {
-  const [email, setEmail] = useState("");
+  const inputId = useId();
+  const [email, setEmail] = useState(() => earlyValue(inputId) ?? "");
   const [pending, setPending] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  useEffect(() => {
-    const typed = (formRef.current?.elements.namedItem("email") as HTMLInputElement | null)?.value;
-    if (typed) setEmail(typed);
-  }, []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -41,5 +38,5 @@ export function useSignupForm(submit: (email: string) => Promise<void>, copy: Si
     }
   }
 
-  return { email, setEmail, pending, onSubmit, formRef };
+  return { inputId, email, setEmail, pending, onSubmit };
 }

@@ -13,8 +13,7 @@ import { useSignupForm } from "~/lib/use-signup-form";
  * without its script (which would put the address in the URL).
  */
 export function NewsletterSignup() {
-  const { email, setEmail, pending: submitting, onSubmit, formRef } = useSignupForm(subscribeNewsletter, newsletter);
-  const inputId = useId();
+  const { email, setEmail, pending: submitting, onSubmit, inputId } = useSignupForm(subscribeNewsletter, newsletter);
   const headingId = useId();
 
   return (
@@ -27,7 +26,7 @@ export function NewsletterSignup() {
           {newsletter.title}
         </h2>
         <p className="mx-auto mt-3 max-w-xl text-slate-600 dark:text-slate-300">{newsletter.lead}</p>
-        <form ref={formRef} method="post" action={newsletterAction} onSubmit={onSubmit} className="mx-auto mt-8 flex max-w-md flex-col gap-3 sm:flex-row">
+        <form method="post" action={newsletterAction} onSubmit={onSubmit} className="mx-auto mt-8 flex max-w-md flex-col gap-3 sm:flex-row">
           <label htmlFor={inputId} className="sr-only">
             {newsletter.emailLabel}
           </label>

@@ -4,6 +4,7 @@ import { Search, SearchX } from "lucide-react";
 import { categoryFilterOptions, resourceList, sortOptions, type Resource } from "~/content/resources";
 import { ResourceCard } from "~/components/resources/resource-card";
 import { buttonClass } from "~/components/ui/button";
+import { earlyValue } from "~/lib/early-input";
 import { useHydrated } from "~/lib/hydrated";
 import { cn } from "~/lib/cn";
 import {
@@ -26,6 +27,18 @@ const SKELETON_MIN = 3;
 const fieldClass =
   "h-11 w-full rounded-lg border border-slate-300 bg-white text-slate-900 focus:border-brand-500 focus:outline-2 focus:outline-brand-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-white";
 
+/** earlyQuery is what the visitor typed or chose in the prerendered controls before this island ran (nothing on the server). */
+function earlyQuery(ids: { search: string; category: string; sort: string }): Partial<ResourceQuery> {
+  const q = earlyValue(ids.search);
+  const category = earlyValue(ids.category);
+  const sort = earlyValue(ids.sort);
+  return {
+    ...(q !== undefined ? { q } : {}),
+    ...(isCategoryFilter(category) ? { category } : {}),
+    ...(isSortOrder(sort) ? { sort } : {}),
+  };
+}
+
 /**
  * ResourceBrowser is the searchable, filterable, sortable list of the hub
  * (docs/requirements.md#resource-list). The query lives in the URL
@@ -35,26 +48,24 @@ const fieldClass =
  *
  * The page is prerendered without a query, so until hydration it shows the
  * default list; then it applies the URL's query at once, without the loading
- * state, so a shared or reloaded link lands on its filtered view.
+ * state, so a shared or reloaded link lands on its filtered view. What was
+ * typed or chosen before the island ran is kept and applied (lib/early-input.ts).
  */
-/** earlyChoice reads the category and sort the prerendered selects show now (nothing on the server). */
-function earlyChoice(ids: { category: string; sort: string }): Partial<ResourceQuery> {
-  if (typeof document === "undefined") return {};
-  const category = (document.getElementById(ids.category) as HTMLSelectElement | null)?.value;
-  const sort = (document.getElementById(ids.sort) as HTMLSelectElement | null)?.value;
-  return {
-    ...(category && isCategoryFilter(category) ? { category } : {}),
-    ...(sort && isSortOrder(sort) ? { sort } : {}),
-  };
-}
-
 export function ResourceBrowser({ resources }: { resources: readonly Resource[] }) {
   const hydrated = useHydrated();
   const [searchParams, setSearchParams] = useUrlSearchParams();
   const urlQuery = hydrated ? parseResourceQuery(searchParams) : DEFAULT_QUERY;
 
+  const ids = { search: useId(), category: useId(), sort: useId(), heading: useId() };
+  // What the visitor typed or chose before this island ran: its first render shows it (so hydration
+  // keeps it), then it applies like a change made after: the choices at once, the text after the debounce.
+  const [early] = useState(() => earlyQuery(ids));
+  const earlyPending = useRef(true);
+  // What the selects show: the URL's query, and until it has them, the visitor's early choices.
+  const choice = earlyPending.current ? { ...urlQuery, ...early } : urlQuery;
+
   // What the search box shows; it reaches the URL after the debounce.
-  const [text, setText] = useState("");
+  const [text, setText] = useState(early.q ?? "");
   const committedText = useRef<string | null>(null);
   // What the grid shows; it follows the URL after the loading state.
   const [shown, setShown] = useState<ResourceQuery>(DEFAULT_QUERY);
@@ -64,10 +75,6 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
 
   const listRef = useRef<HTMLUListElement>(null);
   const focusIndex = useRef<number | null>(null);
-  const ids = { search: useId(), category: useId(), sort: useId(), heading: useId() };
-  // What the visitor chose in the prerendered selects before this island took over: read in the
-  // hydrating render, before React sets the selects back to the URL's values.
-  const [early] = useState(() => earlyChoice(ids));
 
   // Merges a change into the URL's query as it is now. (It reads the address
   // bar rather than a render's searchParams: a debounced commit may run after
@@ -82,20 +89,20 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
   // Nothing chosen before hydration is lost: it goes to the URL like a change made after.
   useEffect(() => {
     if (!hydrated) return;
-    // The selects were prerendered at the defaults: another value is the visitor's.
-    const change: Partial<ResourceQuery> = {
-      ...(early.category && early.category !== DEFAULT_QUERY.category ? { category: early.category } : {}),
-      ...(early.sort && early.sort !== DEFAULT_QUERY.sort ? { sort: early.sort } : {}),
-    };
-    if (Object.keys(change).length > 0) commit(change);
+    earlyPending.current = false;
+    const { q: _text, ...choices } = early;
+    if (Object.keys(choices).length > 0) commit(choices);
     // Once, when the island has taken over.
   }, [hydrated]);
 
-  // The URL's search text changed from elsewhere (first load, Clear Filters): show it in the box.
+  // The URL's search text changed from elsewhere (first load, Clear Filters): show it in the box,
+  // unless the visitor typed before the island ran (that text goes to the URL after the debounce).
   useEffect(() => {
     if (!hydrated) return;
     if (committedText.current !== null && committedText.current === urlQuery.q.trim()) return;
+    const firstLoad = committedText.current === null;
     committedText.current = urlQuery.q.trim();
+    if (firstLoad && early.q !== undefined) return;
     setText(urlQuery.q);
   }, [hydrated, urlQuery.q]);
 
@@ -195,7 +202,7 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
             <select
               id={ids.category}
               name="category"
-              value={urlQuery.category}
+              value={choice.category}
               onChange={(e) => isCategoryFilter(e.target.value) && commit({ category: e.target.value })}
               className={`${fieldClass} mt-1.5 px-3 sm:w-44`}
             >
@@ -213,7 +220,7 @@ export function ResourceBrowser({ resources }: { resources: readonly Resource[] 
             <select
               id={ids.sort}
               name="sort"
-              value={urlQuery.sort}
+              value={choice.sort}
               onChange={(e) => isSortOrder(e.target.value) && commit({ sort: e.target.value })}
               className={`${fieldClass} mt-1.5 px-3 sm:w-44`}
             >
