@@ -45,6 +45,7 @@ test-clean-tree:
 
 deps-test:
 	@scripts/ensure-nginx
+	@scripts/ensure-versitygw >/dev/null
 	@if [ ! -x $(CHROMIUM) ]; then \
 		echo "installing Debian's chromium for the end-to-end tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
@@ -53,14 +54,16 @@ deps-test:
 # The Go tests run with a throwaway PostgreSQL (scripts/with-postgres installs
 # Debian's postgresql when missing, starts it on a free loopback port, and
 # stops it afterwards): the store suite, the outbox, the CLI and the
-# durability test run against both SQLite and PostgreSQL. The durability
+# durability test run against both SQLite and PostgreSQL. They also run with
+# a throwaway S3-compatible server (scripts/with-s3: versitygw, built with go
+# install when missing) for the S3 storage backend's tests. The durability
 # test (cmd/studio) kills and restarts the binary under load. The rolling
 # upgrade test (cmd/studio/upgrade_test.go) runs the previous release
 # (deploy/previous-release, built once into bin/previous/) beside this one.
 test-go:
 	go vet ./...
 	previous=$$(scripts/build-previous-release) && \
-		STUDIO_PREVIOUS_BINARY=$$previous scripts/with-postgres go test ./...
+		STUDIO_PREVIOUS_BINARY=$$previous scripts/with-postgres scripts/with-s3 go test ./...
 
 test-web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run typecheck
