@@ -23,6 +23,7 @@ import (
 	"studio/internal/server"
 	"studio/internal/signup"
 	"studio/internal/site"
+	"studio/internal/storage"
 	"studio/internal/store"
 	"studio/web"
 )
@@ -56,6 +57,7 @@ var serveCommand = command{
 		envInt(fs, &cfg.realtimeMaxBindings, "realtime-max-bindings", "STUDIO_REALTIME_MAX_BINDINGS", realtime.DefaultMaxBindings, "postgres_changes bindings one /realtime/v1 channel may have", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
 		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a TOTP factor (aal2) before they see any data", env)
+		envString(fs, &cfg.storageURL, "storage-url", "STUDIO_STORAGE_URL", "", "where /storage/v1 keeps the bytes of files: empty for the directory storage in --data, or s3://BUCKET?endpoint=…&region=… for an S3-compatible service that several servers share", env)
 		cfg.secrets = secretKeyFlags(fs, env)
 		envString(fs, &cfg.mfaChallengeExpiry, "mfa-challenge-expiry", "STUDIO_MFA_CHALLENGE_EXPIRY", "5m", "how long a TOTP challenge may be verified", env)
 		envString(fs, &cfg.sessionTimebox, "session-timebox", "STUDIO_SESSION_TIMEBOX", "168h", "a staff session ends this long after its sign-in, or off", env)
@@ -81,6 +83,7 @@ type serveConfig struct {
 	allowedOrigins string
 	redirectURLs   string
 	smtpURL        string
+	storageURL     string
 	notifyTo       string
 	notifyFrom     string
 
@@ -228,6 +231,11 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil || sessionCheck < 100*time.Millisecond {
 		return fmt.Errorf("--session-check %q: want a duration of at least 100ms, like 10s", cfg.sessionCheck)
 	}
+	blobs, err := openBackend(cfg.storageURL, cfg.store.DataDir)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("--storage-url: %w", err)
+	}
 	authSvc := auth.New(db, authCfg)
 	defer authSvc.Wait() // codes being mailed after their answer
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
@@ -258,7 +266,10 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Auth:     authSvc,
 		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),
 		Realtime: live,
-		Metrics:  meters,
+		Storage: storage.New(db, blobs, authSvc, storage.Config{
+			SigningKey: authCfg.MFAKey.Derive("storage signed urls"), AllowedOrigins: authCfg.AllowedOrigins, Logger: logger,
+		}),
+		Metrics: meters,
 		// What /readyz asks (ready.go).
 		ReadyChecks: readyChecks(db),
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -22,8 +23,9 @@ import (
 // Each sealed value is bound to a label naming what it is (a factor's id, a
 // signing key's kid), so it does not open when moved to another row.
 type SecretKey struct {
-	aead cipher.AEAD
-	id   string // names the key in sealed values: a hash prefix, not the key
+	aead   cipher.AEAD
+	id     string   // names the key in sealed values: a hash prefix, not the key
+	derive [32]byte // the root of the keys Derive gives, not the key itself
 }
 
 // SecretKeyFile is the file in --data that holds the key the binary made,
@@ -68,7 +70,17 @@ func newSecretKey(b []byte) (*SecretKey, error) {
 	// The label predates the key's wider use; values sealed since carry
 	// the id it gives, so it stays.
 	sum := sha256.Sum256(append([]byte("studio mfa key id\x00"), b...))
-	return &SecretKey{aead: aead, id: hex.EncodeToString(sum[:4])}, nil
+	return &SecretKey{aead: aead, id: hex.EncodeToString(sum[:4]),
+		derive: sha256.Sum256(append([]byte("studio derived keys\x00"), b...))}, nil
+}
+
+// Derive returns a 32-byte key for one use, named by label (such as the
+// signing of storage URLs): the same on every server with this key, and
+// telling nothing of it or of the keys of other labels.
+func (k *SecretKey) Derive(label string) []byte {
+	m := hmac.New(sha256.New, k.derive[:])
+	m.Write([]byte(label))
+	return m.Sum(nil)
 }
 
 // ID names the key (a hash prefix, safe to log): sealed values carry it.

@@ -6,6 +6,7 @@ import (
 	"studio/internal/auth"
 	"studio/internal/realtime"
 	"studio/internal/rest"
+	"studio/internal/storage"
 )
 
 // addRoutes registers every route of the studio in one place.
@@ -32,6 +33,10 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	// The console's data (package rest), PostgREST's contract.
 	if d.Rest != nil {
 		mux.Handle(rest.Prefix+"/", d.Rest)
+	}
+	// Files (package storage), Supabase Storage's contract.
+	if d.Storage != nil {
+		mux.Handle(storage.Prefix+"/", d.Storage)
 	}
 	// Its live updates (package realtime), realtime-js's websocket.
 	if d.Realtime != nil {

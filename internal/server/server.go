@@ -45,6 +45,9 @@ type Deps struct {
 	// Realtime is the console's live updates at /realtime/v1 (package
 	// realtime); none when nil.
 	Realtime http.Handler
+	// Storage is the files service at /storage/v1 (package storage); none
+	// when nil.
+	Storage http.Handler
 	// Metrics counts requests and submissions; kept but not served when nil.
 	Metrics *metrics.Metrics
 	// ReadyChecks are the parts GET /readyz asks (the store, the change

@@ -1,0 +1,162 @@
+// Package disk is the storage backend that keeps each blob as a file in a
+// directory (by default <--data>/storage): the backend of one server.
+//
+// A key names its file through its SHA-256 (<dir>/<2 hex>/<64 hex>), so no
+// key, whatever its characters or length, can name a file elsewhere. A
+// write is atomic and durable: the bytes go to a temporary file in the
+// same directory, which is synced, renamed into place, and the directory
+// synced; a reader sees the whole blob or none.
+package disk
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"studio/internal/storage"
+)
+
+// Backend is a directory of blobs. It is safe for concurrent use, also by
+// several processes on one directory.
+type Backend struct {
+	dir string
+}
+
+var _ storage.Backend = (*Backend)(nil)
+
+// New returns the backend of dir, creating it when missing.
+func New(dir string) (*Backend, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("storage directory: %w", err)
+	}
+	return &Backend{dir: dir}, nil
+}
+
+// Dir is the backend's directory.
+func (b *Backend) Dir() string { return b.dir }
+
+// path is the file of key.
+func (b *Backend) path(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	h := hex.EncodeToString(sum[:])
+	return filepath.Join(b.dir, h[:2], h)
+}
+
+// Put implements storage.Backend: r is copied to a temporary file with a
+// small buffer, so memory does not grow with the blob.
+func (b *Backend) Put(ctx context.Context, key string, r io.Reader, _ string) (int64, error) {
+	final := b.path(key)
+	if err := os.MkdirAll(filepath.Dir(final), 0o750); err != nil {
+		return 0, fmt.Errorf("storage: %w", err)
+	}
+	tmp, err := os.OpenFile(tempName(final), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o640)
+	if err != nil {
+		return 0, fmt.Errorf("storage: put %s: %w", key, err)
+	}
+	size, err := io.Copy(tmp, contextReader{ctx, r})
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = b.commit(tmp.Name(), final)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return 0, fmt.Errorf("storage: put %s: %w", key, err)
+	}
+	return size, nil
+}
+
+// tempName is a new name for a temporary file beside final: in its
+// directory, so that the rename into place is atomic.
+func tempName(final string) string {
+	var n [8]byte
+	_, _ = rand.Read(n[:])
+	return filepath.Join(filepath.Dir(final), ".tmp-"+hex.EncodeToString(n[:]))
+}
+
+// commit renames the synced file tmp to final and syncs their directory,
+// so that the rename survives a power cut.
+func (b *Backend) commit(tmp, final string) error {
+	if err := os.Rename(tmp, final); err != nil {
+		return err
+	}
+	d, err := os.Open(filepath.Dir(final))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Open implements storage.Backend: the *os.File of the blob.
+func (b *Backend) Open(_ context.Context, key string) (io.ReadSeekCloser, error) {
+	f, err := os.Open(b.path(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, storage.ErrBlobNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: open %s: %w", key, err)
+	}
+	return f, nil
+}
+
+// Copy implements storage.Backend: a hard link when the file system allows
+// one (blobs never change once written), else a copy of the bytes.
+func (b *Backend) Copy(ctx context.Context, from, to string) error {
+	src := b.path(from)
+	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		return storage.ErrBlobNotFound
+	}
+	final := b.path(to)
+	if err := os.MkdirAll(filepath.Dir(final), 0o750); err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	tmp := tempName(final)
+	if err := os.Link(src, tmp); err == nil {
+		if err := b.commit(tmp, final); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("storage: copy %s: %w", from, err)
+		}
+		return nil
+	}
+	f, err := b.Open(ctx, from)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = b.Put(ctx, to, f, "")
+	return err
+}
+
+// Delete implements storage.Backend.
+func (b *Backend) Delete(_ context.Context, key string) error {
+	if err := os.Remove(b.path(key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("storage: delete %s: %w", key, err)
+	}
+	return nil
+}
+
+// contextReader stops reading once ctx ends: an upload whose request is
+// gone leaves nothing behind.
+type contextReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c contextReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

@@ -1,0 +1,452 @@
+package storage
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// newKey is the backend key of a new blob: every upload gets its own, so
+// that a replacement never changes bytes a reader may be reading.
+func newKey() string { return uuid.NewString() }
+
+// upload answers POST /object/{bucket}/{name} (x-upsert: true replaces an
+// object of that name) and PUT, which replaces one: for staff.
+func (s *Service) upload(req *request, path string, update bool) *Error {
+	if req.staff == nil {
+		return errRowLevelSecurity()
+	}
+	bucket, name, e := splitPath(path)
+	if e != nil {
+		return e
+	}
+	return s.store1(req, bucket, name, req.owner(), update || req.r.Header.Get("x-upsert") == "true")
+}
+
+// store1 stores the request's body as the object name of bucket: the bytes
+// streamed to a new blob (cut off past the bucket's size limit), then the
+// metadata committed, then the blob it replaced deleted. Answers {Id, Key}.
+func (s *Service) store1(req *request, bucket, name, owner string, upsert bool) *Error {
+	ctx, cancel := storeCtx(req.r)
+	b, err := s.store.Bucket(ctx, bucket)
+	cancel()
+	if err != nil {
+		return s.failed(req, err)
+	}
+	limit := s.cfg.MaxFileSize
+	if b.FileSizeLimit != nil {
+		limit = min(limit, *b.FileSizeLimit)
+	}
+	u, e := readUpload(req.r, limit)
+	if e != nil {
+		return e
+	}
+	if !mimeAllowed(b.AllowedMimeTypes, u.contentType) {
+		return errMimeType(u.contentType)
+	}
+	key := newKey()
+	body := newUploadReader(req.w, u.body, limit)
+	size, err := s.backend.Put(req.r.Context(), key, body, u.contentType)
+	switch {
+	case errors.Is(err, errOverLimit):
+		return errTooLarge()
+	case err != nil && body.bodyErr != nil:
+		return errInvalidRequest("The upload's body was cut off")
+	case err != nil:
+		s.cfg.Logger.Error("storage: put blob", "path", req.r.URL.Path, "err", err)
+		return errInternal()
+	}
+	now := s.cfg.Now()
+	o := Object{ID: uuid.NewString(), BucketID: bucket, Name: name, Key: key, Size: size, ContentType: u.contentType,
+		CacheControl: u.cacheControl, ETag: body.etag(), UserMetadata: u.metadata, Owner: owner,
+		CreatedAt: now, UpdatedAt: now, LastAccessedAt: now}
+	ctx, cancel = storeCtx(req.r)
+	defer cancel()
+	replaced, err := s.store.PutObject(ctx, o, upsert)
+	if err != nil {
+		s.deleteBlobs(req.r, []Object{o})
+		return s.failed(req, err)
+	}
+	if replaced != nil {
+		o.ID = replaced.ID
+		s.deleteBlobs(req.r, []Object{*replaced})
+	}
+	writeJSON(req.w, struct {
+		ID  string `json:"Id"`
+		Key string `json:"Key"`
+	}{o.ID, bucket + "/" + name})
+	return nil
+}
+
+// download answers GET and HEAD of /object/{bucket}/{name},
+// /object/authenticated/… (staff, or anyone for a public bucket) and
+// /object/public/… (public buckets only).
+func (s *Service) download(req *request, path string, public bool) *Error {
+	bucket, name, e := splitPath(path)
+	if e != nil {
+		return e
+	}
+	b, e := s.bucket(req, bucket)
+	if e != nil {
+		return e
+	}
+	if public && !b.Public {
+		return errNoSuchBucket()
+	}
+	return s.serveObject(req, bucket, name)
+}
+
+// Headers of every object served: no type sniffing, and no script: an
+// uploaded HTML or SVG page runs in a sandbox of its own (an opaque
+// origin), never with the site's.
+const objectCSP = "sandbox"
+
+// serveObject answers the object name of bucket (the caller may read it):
+// its bytes through http.ServeContent (Range, If-None-Match,
+// If-Modified-Since, HEAD), with its type, ETag, Last-Modified and
+// Cache-Control; ?download (or ?download=name) makes it an attachment.
+func (s *Service) serveObject(req *request, bucket, name string) *Error {
+	// A replacement committed between the read of the metadata and the
+	// opening of the blob deletes the blob read of: read again, once.
+	for range 2 {
+		ctx, cancel := storeCtx(req.r)
+		o, err := s.store.Object(ctx, bucket, name)
+		cancel()
+		if err != nil {
+			return s.failed(req, err)
+		}
+		f, err := s.backend.Open(req.r.Context(), o.Key)
+		if errors.Is(err, ErrBlobNotFound) {
+			continue
+		}
+		if err != nil {
+			s.cfg.Logger.Error("storage: open blob", "path", req.r.URL.Path, "err", err)
+			return errInternal()
+		}
+		defer f.Close()
+		h := req.w.Header()
+		h.Set("Content-Type", o.ContentType)
+		h.Set("ETag", o.ETag)
+		h.Set("Cache-Control", o.CacheControl)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", objectCSP)
+		if q := req.r.URL.Query(); q.Has("download") {
+			disposition := "attachment"
+			if filename := q.Get("download"); filename != "" {
+				disposition = mime.FormatMediaType("attachment", map[string]string{"filename": filename})
+			}
+			h.Set("Content-Disposition", disposition)
+		}
+		http.ServeContent(newProgressWriter(req.w), req.r, "", o.UpdatedAt, f)
+		return nil
+	}
+	return errNoSuchKey()
+}
+
+// staffObject returns the object of path ("bucket/name") for staff; to
+// anyone else it does not exist.
+func (s *Service) staffObject(req *request, path string) (Object, *Error) {
+	bucket, name, e := splitPath(path)
+	if e != nil {
+		return Object{}, e
+	}
+	if req.staff == nil {
+		return Object{}, errNoSuchKey()
+	}
+	ctx, cancel := storeCtx(req.r)
+	defer cancel()
+	o, err := s.store.Object(ctx, bucket, name)
+	if err != nil {
+		return o, s.failed(req, err)
+	}
+	return o, nil
+}
+
+// info answers GET /object/info/{bucket}/{name} (and /info/public/…,
+// /info/authenticated/…): the object's metadata.
+func (s *Service) info(req *request, path string, public bool) *Error {
+	bucket, name, e := splitPath(path)
+	if e != nil {
+		return e
+	}
+	b, e := s.bucket(req, bucket)
+	if e != nil {
+		return e
+	}
+	if public && !b.Public {
+		return errNoSuchBucket()
+	}
+	ctx, cancel := storeCtx(req.r)
+	defer cancel()
+	o, err := s.store.Object(ctx, bucket, name)
+	if err != nil {
+		return s.failed(req, err)
+	}
+	req.w.Header().Set("ETag", o.ETag)
+	req.w.Header().Set("Last-Modified", o.UpdatedAt.UTC().Format(http.TimeFormat))
+	writeJSON(req.w, struct {
+		ID           string     `json:"id"`
+		Name         string     `json:"name"`
+		Version      string     `json:"version"`
+		BucketID     string     `json:"bucket_id"`
+		Size         int64      `json:"size"`
+		ContentType  string     `json:"content_type"`
+		CacheControl string     `json:"cache_control"`
+		ETag         string     `json:"etag"`
+		Metadata     rawOrNull  `json:"metadata"`
+		LastModified time.Time  `json:"last_modified"`
+		CreatedAt    time.Time  `json:"created_at"`
+		UpdatedAt    *time.Time `json:"updated_at"`
+	}{o.ID, o.Name, o.Key, o.BucketID, o.Size, o.ContentType, o.CacheControl, o.ETag, rawOrNull(o.UserMetadata),
+		o.UpdatedAt, o.CreatedAt, &o.UpdatedAt})
+	return nil
+}
+
+// rawOrNull is JSON kept as it is, or null when empty.
+type rawOrNull []byte
+
+func (r rawOrNull) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// metadataJSON is an object's metadata as Supabase's list gives it.
+type metadataJSON struct {
+	ETag           string    `json:"eTag"`
+	Size           int64     `json:"size"`
+	Mimetype       string    `json:"mimetype"`
+	CacheControl   string    `json:"cacheControl"`
+	LastModified   time.Time `json:"lastModified"`
+	ContentLength  int64     `json:"contentLength"`
+	HTTPStatusCode int       `json:"httpStatusCode"`
+}
+
+// fileObjectJSON is an entry of a list, or an object removed; a folder's
+// fields other than its name are null.
+type fileObjectJSON struct {
+	Name           string        `json:"name"`
+	ID             *string       `json:"id"`
+	BucketID       string        `json:"bucket_id,omitempty"`
+	Owner          *string       `json:"owner,omitempty"`
+	UpdatedAt      *time.Time    `json:"updated_at"`
+	CreatedAt      *time.Time    `json:"created_at"`
+	LastAccessedAt *time.Time    `json:"last_accessed_at"`
+	Metadata       *metadataJSON `json:"metadata"`
+	UserMetadata   rawOrNull     `json:"user_metadata,omitempty"`
+}
+
+func toFileObjectJSON(name string, o *Object) fileObjectJSON {
+	if o == nil {
+		return fileObjectJSON{Name: name}
+	}
+	return fileObjectJSON{Name: name, ID: &o.ID, UpdatedAt: &o.UpdatedAt, CreatedAt: &o.CreatedAt, LastAccessedAt: &o.LastAccessedAt,
+		Metadata: &metadataJSON{ETag: o.ETag, Size: o.Size, Mimetype: o.ContentType, CacheControl: o.CacheControl,
+			LastModified: o.UpdatedAt, ContentLength: o.Size, HTTPStatusCode: http.StatusOK},
+		UserMetadata: rawOrNull(o.UserMetadata)}
+}
+
+// listBody is the body of a list (supabase-js sends every field).
+type listBody struct {
+	Prefix string `json:"prefix"`
+	Limit  *int   `json:"limit"`
+	Offset int    `json:"offset"`
+	SortBy struct {
+		Column string `json:"column"`
+		Order  string `json:"order"`
+	} `json:"sortBy"`
+	Search string `json:"search"`
+}
+
+// listObjects answers POST /object/list/{bucket}: the entries of a folder,
+// for staff (none for anyone else, as Supabase's row-level security shows).
+func (s *Service) listObjects(req *request, bucket string) *Error {
+	var body listBody
+	if e := decodeJSON(req.r, &body); e != nil {
+		return e
+	}
+	if req.staff == nil {
+		writeJSON(req.w, []fileObjectJSON{})
+		return nil
+	}
+	if _, e := s.bucket(req, bucket); e != nil {
+		return e
+	}
+	q := ListQuery{Prefix: body.Prefix, Search: body.Search, Limit: 100, Offset: max(body.Offset, 0),
+		SortColumn: "name", Descending: body.SortBy.Order == "desc"}
+	if q.Prefix != "" && q.Prefix[len(q.Prefix)-1] != '/' {
+		q.Prefix += "/"
+	}
+	if body.Limit != nil {
+		q.Limit = min(max(*body.Limit, 1), 1000)
+	}
+	switch body.SortBy.Column {
+	case "created_at", "updated_at", "last_accessed_at":
+		q.SortColumn = body.SortBy.Column
+	}
+	ctx, cancel := storeCtx(req.r)
+	defer cancel()
+	entries, err := s.store.ListObjects(ctx, bucket, q)
+	if err != nil {
+		return s.failed(req, err)
+	}
+	out := make([]fileObjectJSON, len(entries))
+	for i, e := range entries {
+		out[i] = toFileObjectJSON(e.Name, e.Object)
+	}
+	writeJSON(req.w, out)
+	return nil
+}
+
+// transferBody is the body of a move or a copy.
+type transferBody struct {
+	BucketID          string `json:"bucketId"`
+	SourceKey         string `json:"sourceKey"`
+	DestinationKey    string `json:"destinationKey"`
+	DestinationBucket string `json:"destinationBucket"`
+}
+
+// read decodes the body and checks its names.
+func (t *transferBody) read(req *request) *Error {
+	if req.staff == nil {
+		return errRowLevelSecurity()
+	}
+	if e := decodeJSON(req.r, t); e != nil {
+		return e
+	}
+	if t.DestinationBucket == "" {
+		t.DestinationBucket = t.BucketID
+	}
+	for _, name := range []string{t.SourceKey, t.DestinationKey} {
+		if !validName(name) {
+			return errInvalidKey(name)
+		}
+	}
+	return nil
+}
+
+// moveObject answers POST /object/move, for staff: the object renamed
+// (the bytes stay where they are).
+func (s *Service) moveObject(req *request) *Error {
+	var t transferBody
+	if e := t.read(req); e != nil {
+		return e
+	}
+	ctx, cancel := storeCtx(req.r)
+	defer cancel()
+	if err := s.store.MoveObject(ctx, t.BucketID, t.SourceKey, t.DestinationBucket, t.DestinationKey, s.cfg.Now()); err != nil {
+		return s.failed(req, err)
+	}
+	writeJSON(req.w, message{"Successfully moved"})
+	return nil
+}
+
+// copyObject answers POST /object/copy, for staff (x-upsert: true replaces
+// an object at the destination): {Id, Key}.
+func (s *Service) copyObject(req *request) *Error {
+	var t transferBody
+	if e := t.read(req); e != nil {
+		return e
+	}
+	ctx, cancel := storeCtx(req.r)
+	src, err := s.store.Object(ctx, t.BucketID, t.SourceKey)
+	cancel()
+	if err != nil {
+		return s.failed(req, err)
+	}
+	o := src
+	now := s.cfg.Now()
+	o.ID, o.BucketID, o.Name, o.Key, o.Owner = uuid.NewString(), t.DestinationBucket, t.DestinationKey, newKey(), req.owner()
+	o.CreatedAt, o.UpdatedAt, o.LastAccessedAt = now, now, now
+	if err := s.backend.Copy(req.r.Context(), src.Key, o.Key); err != nil {
+		if errors.Is(err, ErrBlobNotFound) {
+			return errNoSuchKey()
+		}
+		s.cfg.Logger.Error("storage: copy blob", "err", err)
+		return errInternal()
+	}
+	ctx, cancel = storeCtx(req.r)
+	defer cancel()
+	replaced, err := s.store.PutObject(ctx, o, req.r.Header.Get("x-upsert") == "true")
+	if err != nil {
+		s.deleteBlobs(req.r, []Object{o})
+		return s.failed(req, err)
+	}
+	if replaced != nil {
+		o.ID = replaced.ID
+		s.deleteBlobs(req.r, []Object{*replaced})
+	}
+	writeJSON(req.w, struct {
+		ID  string `json:"Id"`
+		Key string `json:"Key"`
+	}{o.ID, o.BucketID + "/" + o.Name})
+	return nil
+}
+
+// removeObjects answers DELETE /object/{bucket} {prefixes}, for staff: the
+// objects removed (names that match none are skipped).
+func (s *Service) removeObjects(req *request, bucket string) *Error {
+	if req.staff == nil {
+		return errRowLevelSecurity()
+	}
+	var body struct {
+		Prefixes []string `json:"prefixes"`
+	}
+	if e := decodeJSON(req.r, &body); e != nil {
+		return e
+	}
+	if len(body.Prefixes) == 0 || len(body.Prefixes) > 1000 {
+		return errInvalidRequest("prefixes must name 1 to 1000 objects")
+	}
+	removed, e := s.remove(req, bucket, body.Prefixes)
+	if e != nil {
+		return e
+	}
+	out := make([]fileObjectJSON, len(removed))
+	for i := range removed {
+		o := &removed[i]
+		out[i] = toFileObjectJSON(o.Name, o)
+		out[i].BucketID, out[i].Owner = o.BucketID, &o.Owner
+	}
+	writeJSON(req.w, out)
+	return nil
+}
+
+// deleteObject answers DELETE /object/{bucket}/{name}, for staff.
+func (s *Service) deleteObject(req *request, path string) *Error {
+	if req.staff == nil {
+		return errRowLevelSecurity()
+	}
+	bucket, name, e := splitPath(path)
+	if e != nil {
+		return e
+	}
+	removed, e := s.remove(req, bucket, []string{name})
+	if e != nil {
+		return e
+	}
+	if len(removed) == 0 {
+		return errNoSuchKey()
+	}
+	writeJSON(req.w, message{"Successfully deleted"})
+	return nil
+}
+
+// remove removes the named objects of bucket, then their blobs.
+func (s *Service) remove(req *request, bucket string, names []string) ([]Object, *Error) {
+	if _, e := s.bucket(req, bucket); e != nil {
+		return nil, e
+	}
+	ctx, cancel := storeCtx(req.r)
+	defer cancel()
+	removed, err := s.store.RemoveObjects(ctx, bucket, names)
+	if err != nil {
+		return nil, s.failed(req, err)
+	}
+	s.deleteBlobs(req.r, removed)
+	return removed, nil
+}

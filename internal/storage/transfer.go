@@ -1,0 +1,203 @@
+package storage
+
+import (
+	"crypto/md5"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"hash"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// idleTimeout cuts a transfer that makes no progress for this long. A
+// transfer that progresses may take as long as it needs: the server's own
+// read and write timeouts (30 s, 60 s) are pushed back as bytes move.
+const idleTimeout = 30 * time.Second
+
+// deadlines pushes a connection's read or write deadline back as a
+// transfer progresses (at most every few seconds).
+type deadlines struct {
+	set  func(time.Time) error
+	next time.Time
+}
+
+func (d *deadlines) progress() {
+	if now := time.Now(); now.After(d.next) {
+		_ = d.set(now.Add(idleTimeout)) // not every connection has deadlines (HTTP/2 in tests)
+		d.next = now.Add(idleTimeout / 6)
+	}
+}
+
+// progressWriter is the response writer of a download.
+type progressWriter struct {
+	http.ResponseWriter
+	d deadlines
+}
+
+func newProgressWriter(w http.ResponseWriter) *progressWriter {
+	return &progressWriter{ResponseWriter: w, d: deadlines{set: http.NewResponseController(w).SetWriteDeadline}}
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	p.d.progress()
+	return p.ResponseWriter.Write(b)
+}
+
+func (p *progressWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// errOverLimit ends an upload's body at its limit.
+var errOverLimit = errors.New("storage: upload over the size limit")
+
+// uploadReader reads an upload's body: it fails with errOverLimit past
+// limit bytes (so the backend never takes more), hashes what it reads for
+// the ETag, remembers a failure of the body itself (the client went away)
+// and pushes the connection's read deadline back as bytes arrive.
+type uploadReader struct {
+	r       io.Reader
+	left    int64
+	md5     hash.Hash
+	d       deadlines
+	bodyErr error
+}
+
+func newUploadReader(w http.ResponseWriter, r io.Reader, limit int64) *uploadReader {
+	return &uploadReader{r: r, left: limit, md5: md5.New(), d: deadlines{set: http.NewResponseController(w).SetReadDeadline}}
+}
+
+func (u *uploadReader) Read(p []byte) (int, error) {
+	u.d.progress()
+	if int64(len(p)) > u.left+1 {
+		p = p[:u.left+1]
+	}
+	n, err := u.r.Read(p)
+	if int64(n) > u.left {
+		return 0, errOverLimit
+	}
+	u.left -= int64(n)
+	u.md5.Write(p[:n])
+	if err != nil && err != io.EOF {
+		u.bodyErr = err
+	}
+	return n, err
+}
+
+// etag is the ETag of what was read: its MD5, quoted.
+func (u *uploadReader) etag() string { return `"` + hex.EncodeToString(u.md5.Sum(nil)) + `"` }
+
+// upload is an upload's body and what its request says of it.
+type upload struct {
+	body         io.Reader
+	contentType  string
+	cacheControl string
+	metadata     json.RawMessage
+}
+
+// maxFieldBytes bounds a form field and the metadata of an upload.
+const maxFieldBytes = 64 << 10
+
+// readUpload reads what comes before the bytes of an upload: a multipart
+// form's fields (cacheControl, contentType, metadata) up to its file part,
+// or a raw body's headers (Content-Type, Cache-Control, x-metadata in
+// base64). A raw body whose Content-Length is over limit is refused at
+// once.
+func readUpload(r *http.Request, limit int64) (upload, *Error) {
+	u := upload{cacheControl: "no-cache"}
+	ct := r.Header.Get("Content-Type")
+	if mt, _, _ := mime.ParseMediaType(ct); mt != "multipart/form-data" {
+		u.body, u.contentType = r.Body, ct
+		if u.contentType == "" {
+			u.contentType = "application/octet-stream"
+		}
+		if cc := r.Header.Get("Cache-Control"); cc != "" {
+			u.cacheControl = cc
+		}
+		if r.ContentLength > limit {
+			return u, errTooLarge()
+		}
+		if m := r.Header.Get("x-metadata"); m != "" {
+			raw, err := base64.StdEncoding.DecodeString(m)
+			if err != nil {
+				return u, errInvalidRequest("x-metadata must be JSON in base64")
+			}
+			u.metadata = raw
+		}
+		return u, checkMetadata(u.metadata)
+	}
+	form, err := r.MultipartReader()
+	if err != nil {
+		return u, errInvalidRequest("No content provided")
+	}
+	var fieldType string
+	for {
+		part, err := form.NextPart()
+		if err != nil {
+			return u, errInvalidRequest("No content provided")
+		}
+		if part.FileName() != "" || part.FormName() == "" { // supabase-js names its file ""
+			u.body = part
+			u.contentType = fieldType
+			if u.contentType == "" {
+				u.contentType = part.Header.Get("Content-Type")
+			}
+			if u.contentType == "" {
+				u.contentType = "application/octet-stream"
+			}
+			return u, checkMetadata(u.metadata)
+		}
+		value, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+		if err != nil || len(value) > maxFieldBytes {
+			return u, errInvalidRequest("Form field " + part.FormName() + " is too large")
+		}
+		switch part.FormName() {
+		case "cacheControl":
+			if v := string(value); v != "" {
+				u.cacheControl = "max-age=" + v
+				if _, err := strconv.Atoi(v); err != nil {
+					u.cacheControl = v
+				}
+			}
+		case "contentType":
+			fieldType = string(value)
+		case "metadata", "userMetadata":
+			u.metadata = value
+		}
+	}
+}
+
+// checkMetadata refuses user metadata that is not a JSON object.
+func checkMetadata(m json.RawMessage) *Error {
+	if m == nil {
+		return nil
+	}
+	var v map[string]any
+	if len(m) > maxFieldBytes || json.Unmarshal(m, &v) != nil {
+		return errInvalidRequest("metadata must be a JSON object")
+	}
+	return nil
+}
+
+// mimeAllowed reports whether contentType is one of allowed (type/subtype,
+// or type/* for any subtype; parameters such as charset do not count).
+func mimeAllowed(allowed []string, contentType string) bool {
+	if len(allowed) == 0 {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	typ, sub, _ := strings.Cut(mt, "/")
+	for _, a := range allowed {
+		at, asub, _ := strings.Cut(strings.ToLower(strings.TrimSpace(a)), "/")
+		if at == typ && (asub == "*" || asub == sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,412 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"studio/internal/fault"
+	"studio/internal/storage"
+)
+
+// The metadata of storage/v1 (package storage): buckets and their objects.
+// The bytes are the backend's; each object row names its blob by key.
+
+var _ storage.Store = (*DB)(nil)
+
+const bucketColumns = `id, public, file_size_limit, allowed_mime_types, owner, created_at, updated_at`
+
+func (s *DB) scanBucket(row scanner, b *storage.Bucket) error {
+	var limit sql.NullInt64
+	var types sql.NullString
+	if err := row.Scan(&b.ID, &b.Public, &limit, &types, &b.Owner, s.d.timeDest(&b.CreatedAt), s.d.timeDest(&b.UpdatedAt)); err != nil {
+		return err
+	}
+	b.FileSizeLimit, b.AllowedMimeTypes = nil, nil
+	if limit.Valid {
+		b.FileSizeLimit = &limit.Int64
+	}
+	if types.Valid {
+		return json.Unmarshal([]byte(types.String), &b.AllowedMimeTypes)
+	}
+	return nil
+}
+
+// bucketArgs are the values of the columns a create or an update sets.
+func bucketArgs(b storage.Bucket) (limit, types any) {
+	if b.FileSizeLimit != nil {
+		limit = *b.FileSizeLimit
+	}
+	if len(b.AllowedMimeTypes) > 0 {
+		j, _ := json.Marshal(b.AllowedMimeTypes)
+		types = string(j)
+	}
+	return limit, types
+}
+
+// ListBuckets implements storage.Store.
+func (s *DB) ListBuckets(ctx context.Context) ([]storage.Bucket, error) {
+	var out []storage.Bucket
+	err := s.query(ctx, "list buckets", `SELECT `+bucketColumns+` FROM storage_buckets ORDER BY id`, nil,
+		func(rows *sql.Rows) error {
+			var b storage.Bucket
+			err := s.scanBucket(rows, &b)
+			out = append(out, b)
+			return err
+		})
+	return out, err
+}
+
+// Bucket implements storage.Store.
+func (s *DB) Bucket(ctx context.Context, id string) (storage.Bucket, error) {
+	var b storage.Bucket
+	found := false
+	err := s.query(ctx, "get bucket", `SELECT `+bucketColumns+` FROM storage_buckets WHERE id = ?`, []any{id},
+		func(rows *sql.Rows) error { found = true; return s.scanBucket(rows, &b) })
+	if err == nil && !found {
+		err = storage.ErrBucketNotFound
+	}
+	return b, err
+}
+
+// CreateBucket implements storage.Store.
+func (s *DB) CreateBucket(ctx context.Context, b storage.Bucket) error {
+	var outcome error
+	err := s.write(ctx, "create bucket", func(ctx context.Context, tx *sql.Tx) error {
+		limit, types := bucketArgs(b)
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO storage_buckets (`+bucketColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+			b.ID, b.Public, limit, types, b.Owner, s.d.timeArg(b.CreatedAt), s.d.timeArg(b.UpdatedAt))
+		if err != nil {
+			return err
+		}
+		outcome = noRowMeans(res, storage.ErrBucketExists)
+		return nil
+	})
+	return cmp.Or(err, outcome)
+}
+
+// UpdateBucket implements storage.Store.
+func (s *DB) UpdateBucket(ctx context.Context, b storage.Bucket) error {
+	var outcome error
+	err := s.write(ctx, "update bucket", func(ctx context.Context, tx *sql.Tx) error {
+		limit, types := bucketArgs(b)
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_buckets
+			SET public = ?, file_size_limit = ?, allowed_mime_types = ?, updated_at = ? WHERE id = ?`),
+			b.Public, limit, types, s.d.timeArg(b.UpdatedAt), b.ID)
+		if err != nil {
+			return err
+		}
+		outcome = noRowMeans(res, storage.ErrBucketNotFound)
+		return nil
+	})
+	return cmp.Or(err, outcome)
+}
+
+// DeleteBucket implements storage.Store.
+func (s *DB) DeleteBucket(ctx context.Context, id string) error {
+	var outcome error
+	err := s.write(ctx, "delete bucket", func(ctx context.Context, tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM storage_objects WHERE bucket_id = ?`), id).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			outcome = storage.ErrBucketNotEmpty
+			return nil
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM storage_buckets WHERE id = ?`), id)
+		if err != nil {
+			return err
+		}
+		outcome = noRowMeans(res, storage.ErrBucketNotFound)
+		return nil
+	})
+	return cmp.Or(err, outcome)
+}
+
+// EmptyBucket implements storage.Store.
+func (s *DB) EmptyBucket(ctx context.Context, id string) ([]storage.Object, error) {
+	var removed []storage.Object
+	var outcome error
+	err := s.write(ctx, "empty bucket", func(ctx context.Context, tx *sql.Tx) error {
+		var found string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id FROM storage_buckets WHERE id = ?`+s.d.forUpdate), id).Scan(&found)
+		if errors.Is(err, sql.ErrNoRows) {
+			outcome = storage.ErrBucketNotFound
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		removed, err = s.deleteObjectsWhere(ctx, tx, `bucket_id = ?`, id)
+		return err
+	})
+	return removed, cmp.Or(err, outcome)
+}
+
+const objectColumns = `id, bucket_id, name, blob_key, size, content_type, cache_control, etag, user_metadata, owner, created_at, updated_at, last_accessed_at`
+
+func (s *DB) scanObject(row scanner, o *storage.Object) error {
+	var meta sql.NullString
+	if err := row.Scan(&o.ID, &o.BucketID, &o.Name, &o.Key, &o.Size, &o.ContentType, &o.CacheControl, &o.ETag, &meta, &o.Owner,
+		s.d.timeDest(&o.CreatedAt), s.d.timeDest(&o.UpdatedAt), s.d.timeDest(&o.LastAccessedAt)); err != nil {
+		return err
+	}
+	o.UserMetadata = nil
+	if meta.Valid {
+		o.UserMetadata = json.RawMessage(meta.String)
+	}
+	return nil
+}
+
+// objectsWhere returns the objects of a WHERE clause, by name; with lock,
+// locked for the transaction's changes (forUpdate).
+func (s *DB) objectsWhere(ctx context.Context, q queryer, lock bool, where string, args ...any) ([]storage.Object, error) {
+	query := `SELECT ` + objectColumns + ` FROM storage_objects WHERE ` + where + ` ORDER BY name`
+	if lock {
+		query += s.d.forUpdate
+	}
+	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []storage.Object
+	for rows.Next() {
+		var o storage.Object
+		if err := s.scanObject(rows, &o); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// deleteObjectsWhere deletes the objects of a WHERE clause and returns them.
+func (s *DB) deleteObjectsWhere(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]storage.Object, error) {
+	objects, err := s.objectsWhere(ctx, tx, true, where, args...)
+	if err != nil || len(objects) == 0 {
+		return objects, err
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`DELETE FROM storage_objects WHERE `+where), args...)
+	return objects, err
+}
+
+// PutObject implements storage.Store.
+func (s *DB) PutObject(ctx context.Context, o storage.Object, upsert bool) (*storage.Object, error) {
+	var replaced *storage.Object
+	var outcome error
+	err := s.write(ctx, "put object", func(ctx context.Context, tx *sql.Tx) error {
+		replaced, outcome = nil, nil
+		var n int
+		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM storage_buckets WHERE id = ?`), o.BucketID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			outcome = storage.ErrBucketNotFound
+			return nil
+		}
+		old, err := s.objectsWhere(ctx, tx, true, `bucket_id = ? AND name = ?`, o.BucketID, o.Name)
+		if err != nil {
+			return err
+		}
+		var meta any
+		if o.UserMetadata != nil {
+			meta = string(o.UserMetadata)
+		}
+		if len(old) == 1 {
+			if !upsert {
+				outcome = storage.ErrObjectExists
+				return nil
+			}
+			replaced = &old[0]
+			_, err = tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_objects SET blob_key = ?, size = ?, content_type = ?,
+				cache_control = ?, etag = ?, user_metadata = ?, owner = ?, updated_at = ?, last_accessed_at = ? WHERE id = ?`),
+				o.Key, o.Size, o.ContentType, o.CacheControl, o.ETag, meta, o.Owner, s.d.timeArg(o.UpdatedAt), s.d.timeArg(o.LastAccessedAt), replaced.ID)
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO storage_objects (`+objectColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bucket_id, name) DO NOTHING`),
+			o.ID, o.BucketID, o.Name, o.Key, o.Size, o.ContentType, o.CacheControl, o.ETag, meta, o.Owner,
+			s.d.timeArg(o.CreatedAt), s.d.timeArg(o.UpdatedAt), s.d.timeArg(o.LastAccessedAt))
+		if err != nil {
+			return err
+		}
+		// A concurrent upload of the same name committed first (PostgreSQL).
+		outcome = noRowMeans(res, storage.ErrObjectExists)
+		return nil
+	})
+	if err == nil && outcome == nil {
+		return replaced, nil
+	}
+	return nil, cmp.Or(err, outcome)
+}
+
+// Object implements storage.Store.
+func (s *DB) Object(ctx context.Context, bucket, name string) (storage.Object, error) {
+	var o storage.Object
+	found := false
+	err := s.query(ctx, "get object", `SELECT `+objectColumns+` FROM storage_objects WHERE bucket_id = ? AND name = ?`,
+		[]any{bucket, name}, func(rows *sql.Rows) error { found = true; return s.scanObject(rows, &o) })
+	if err == nil && !found {
+		err = storage.ErrObjectNotFound
+	}
+	return o, err
+}
+
+// ListObjects implements storage.Store: Supabase's list. It reads every
+// object in the folder q.Prefix (exactly) whose name there starts with
+// q.Search (case-insensitively for ASCII letters, as lower() does on both
+// engines: PostgreSQL's on a COLLATE "C" column too) and makes the
+// folder's entries of them.
+func (s *DB) ListObjects(ctx context.Context, bucket string, q storage.ListQuery) ([]storage.Entry, error) {
+	start := asciiLower(q.Prefix + q.Search)
+	var objects []storage.Object
+	err := s.query(ctx, "list objects", `SELECT `+objectColumns+` FROM storage_objects
+		WHERE bucket_id = ? AND lower(name) LIKE ? ESCAPE '!' ORDER BY name`,
+		[]any{bucket, likePrefix(start)}, func(rows *sql.Rows) error {
+			var o storage.Object
+			if err := s.scanObject(rows, &o); err != nil || !strings.HasPrefix(o.Name, q.Prefix) {
+				return err // the folder's own case only: C/ is not c/
+			}
+			objects = append(objects, o)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	return folderEntries(objects, q), nil
+}
+
+// folderEntries are the entries of the folder q.Prefix among objects (all
+// in it or below it), sorted and paged as q says: by name, folders and
+// objects together, case-insensitively; by another column, the folders
+// first (by name in the same order), then the objects.
+func folderEntries(objects []storage.Object, q storage.ListQuery) []storage.Entry {
+	var folders, files []storage.Entry
+	seen := map[string]bool{}
+	for i := range objects {
+		rest := objects[i].Name[len(q.Prefix):]
+		if folder, _, ok := strings.Cut(rest, "/"); ok {
+			if !seen[folder] {
+				seen[folder] = true
+				folders = append(folders, storage.Entry{Name: folder})
+			}
+			continue
+		}
+		files = append(files, storage.Entry{Name: rest, Object: &objects[i]})
+	}
+	byName := func(a, b storage.Entry) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
+	}
+	direction := func(c int) int {
+		if q.Descending {
+			return -c
+		}
+		return c
+	}
+	var entries []storage.Entry
+	if q.SortColumn == "" || q.SortColumn == "name" {
+		entries = append(folders, files...)
+		slices.SortStableFunc(entries, func(a, b storage.Entry) int { return direction(byName(a, b)) })
+	} else {
+		slices.SortStableFunc(folders, func(a, b storage.Entry) int { return direction(byName(a, b)) })
+		column := func(o *storage.Object) time.Time {
+			switch q.SortColumn {
+			case "created_at":
+				return o.CreatedAt
+			case "last_accessed_at":
+				return o.LastAccessedAt
+			}
+			return o.UpdatedAt
+		}
+		slices.SortStableFunc(files, func(a, b storage.Entry) int {
+			return direction(cmp.Or(column(a.Object).Compare(column(b.Object)), byName(a, b)))
+		})
+		entries = append(folders, files...)
+	}
+	if q.Offset >= len(entries) {
+		return nil
+	}
+	entries = entries[q.Offset:]
+	if q.Limit > 0 && q.Limit < len(entries) {
+		entries = entries[:q.Limit]
+	}
+	return entries
+}
+
+// asciiLower lowers ASCII letters only, as lower() does on SQLite and on a
+// COLLATE "C" column of PostgreSQL.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+// likePrefix is the LIKE pattern (with ESCAPE '!') of the strings that
+// start with s.
+func likePrefix(s string) string {
+	return strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(s) + "%"
+}
+
+// MoveObject implements storage.Store.
+func (s *DB) MoveObject(ctx context.Context, fromBucket, from, toBucket, to string, at time.Time) error {
+	var outcome error
+	err := s.write(ctx, "move object", func(ctx context.Context, tx *sql.Tx) error {
+		outcome = nil
+		var n int
+		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM storage_buckets WHERE id = ?`), toBucket).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			outcome = storage.ErrBucketNotFound
+			return nil
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_objects SET bucket_id = ?, name = ?, updated_at = ?
+			WHERE bucket_id = ? AND name = ?`), toBucket, to, s.d.timeArg(at), fromBucket, from)
+		if err != nil {
+			return err
+		}
+		outcome = noRowMeans(res, storage.ErrObjectNotFound)
+		return nil
+	})
+	if err != nil && fault.KindOf(err) == fault.Conflict { // the destination name is taken
+		return fmt.Errorf("%w: %w", storage.ErrObjectExists, err)
+	}
+	return cmp.Or(err, outcome)
+}
+
+// RemoveObjects implements storage.Store.
+func (s *DB) RemoveObjects(ctx context.Context, bucket string, names []string) ([]storage.Object, error) {
+	var removed []storage.Object
+	err := s.write(ctx, "remove objects", func(ctx context.Context, tx *sql.Tx) error {
+		removed = nil
+		for _, name := range names {
+			gone, err := s.deleteObjectsWhere(ctx, tx, `bucket_id = ? AND name = ?`, bucket, name)
+			if err != nil {
+				return err
+			}
+			removed = append(removed, gone...)
+		}
+		return nil
+	})
+	return removed, err
+}
+
+// noRowMeans is refusal when res changed no row, else nil.
+func noRowMeans(res sql.Result, refusal error) error {
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return refusal
+	}
+	return nil
+}
