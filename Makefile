@@ -81,10 +81,11 @@ test-e2e: $(WEB)/node_modules/.package-lock.json
 
 # The official @supabase/supabase-js client against bin/studio's /auth/v1,
 # /rest/v1 and /realtime/v1 (make build first), with a real SMTP peer
-# capturing the sign-in mails: on SQLite, then on a throwaway PostgreSQL.
+# capturing the sign-in mails: on SQLite (files in --data), then on a
+# throwaway PostgreSQL with the files in a throwaway S3 server (versitygw).
 test-auth: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run test:auth
-	scripts/with-postgres $(NPM) run test:auth
+	scripts/with-postgres scripts/with-s3 sh -c 'STUDIO_STORAGE_URL="$$STUDIO_TEST_S3_URL" $(NPM) run test:auth'
 
 # Two instances of bin/studio on one throwaway PostgreSQL behind nginx
 # (deploy/nginx/studio.conf), checked through it with supabase-js: shared

@@ -231,7 +231,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil || sessionCheck < 100*time.Millisecond {
 		return fmt.Errorf("--session-check %q: want a duration of at least 100ms, like 10s", cfg.sessionCheck)
 	}
-	blobs, err := openBackend(cfg.storageURL, cfg.store.DataDir)
+	blobs, err := openBackend(ctx, cfg.storageURL, cfg.store.DataDir)
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("--storage-url: %w", err)

@@ -7,9 +7,12 @@
 // upsert, an expired signed URL, a path with "..".
 //
 // Run: node --test web/auth-tests/ (after make build); on PostgreSQL with
-// STUDIO_TEST_DATABASE_URL set (scripts/with-postgres).
+// STUDIO_TEST_DATABASE_URL set (scripts/with-postgres), and on an S3 server
+// with STUDIO_STORAGE_URL set (scripts/with-s3; make test-auth does both).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@supabase/supabase-js";
 import { Studio } from "./studio.mjs";
@@ -52,6 +55,14 @@ function refused({ data, error }, statusCode, message) {
 async function put(bucket, name, body, options = {}) {
   return ok(await staff.storage.from(bucket).upload(name, body, { contentType: "text/plain", ...options }));
 }
+
+test("the bytes live in the backend --storage-url names", async () => {
+  await put("private-files", "where/am-i.txt", "somewhere");
+  const dir = join(studio.dataDir, "storage");
+  const files = existsSync(dir) ? readdirSync(dir, { recursive: true }) : [];
+  if (process.env.STUDIO_STORAGE_URL) assert.deepEqual(files, [], "an S3 backend left files in --data");
+  else assert.ok(files.length > 0, "the directory backend wrote nothing in --data/storage");
+});
 
 test("buckets: list, get, update, empty, delete (refused while not empty)", async () => {
   const list = ok(await staff.storage.listBuckets());
