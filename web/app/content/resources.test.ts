@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { categoryFilterOptions, featuredGuide, findResource, resourceLength, resources, resourceTabs } from "./resources";
 import { prerenderPaths } from "./site-map";
-import { renderResourceBody, resourceBodySlugs } from "~/lib/markdown.server";
+import { renderResourceBody, resourceBodySlugs } from "~/lib/render-markdown";
 
 /** Vitest runs in web/. */
 const publicDir = join(process.cwd(), "public");

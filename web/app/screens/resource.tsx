@@ -1,5 +1,4 @@
 import { ChevronRight, Download } from "lucide-react";
-import type { MetaArgs } from "~/lib/meta";
 import {
   categoryLabels,
   categoryPages,
@@ -16,7 +15,7 @@ import { Image } from "~/components/ui/image";
 import { buttonClass } from "~/components/ui/button";
 import { CategoryBadge, ResourceGrid, resourceFallback } from "~/components/resources/resource-card";
 import { proseClass } from "~/components/resources/prose";
-import { renderResourceBody } from "~/lib/markdown.server";
+import { renderResourceBody } from "~/lib/render-markdown";
 import { sortResources } from "~/lib/resource-list";
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
@@ -24,9 +23,9 @@ import { article } from "~/lib/structured-data";
 
 const RELATED_COUNT = 3;
 
-export const meta = ({ params, location }: MetaArgs<{ slug: string }>) => {
-  const resource = findResource(params.slug);
-  const path = location.pathname;
+/** meta makes the head tags of the resource page at path; an unknown slug gets Page Not Found's. */
+export const meta = (path: string, { slug }: { slug: string }) => {
+  const resource = findResource(slug);
   if (!resource) return pageMeta({ title: notFound.title, description: notFound.text }, { path, noindex: true });
   const isArticle = resource.category === "blog" || resource.category === "guide";
   const jsonLd = isArticle
