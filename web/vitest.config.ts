@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { markdownFrontmatter } from "./markdown-frontmatter";
 
 export default defineConfig({
+  plugins: [markdownFrontmatter()],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   test: {
     environment: "jsdom",

@@ -1,13 +1,9 @@
 /**
- * Markdown bodies of the resource detail pages, rendered to HTML at build
- * time. Only the resource detail page (routes/resources.$slug.tsx, rendered
- * at build time and never an island) uses it; the ".server" name says that no
- * island may import it, or the Markdown library would ship to the browser.
+ * Markdown to HTML, for the bodies of the resource pages while the site is
+ * built (pages/resources/[slug].astro). No island may import it: the Markdown
+ * library would ship to the browser (an e2e test checks the scripts).
  */
 import { Marked, type Tokens } from "marked";
-
-/** The Markdown files under app/content/resources/, by path. */
-const bodies = import.meta.glob<string>("../content/resources/*.md", { query: "?raw", import: "default", eager: true });
 
 const marked = new Marked({
   gfm: true,
@@ -22,14 +18,7 @@ const marked = new Marked({
   },
 });
 
-/** resourceBodySlugs lists the slugs that have a Markdown body. */
-export function resourceBodySlugs(): string[] {
-  return Object.keys(bodies).map((path) => path.replace(/^.*\/(.+)\.md$/, "$1"));
-}
-
-/** renderResourceBody returns the HTML of a resource's Markdown body; it throws when there is none. */
-export function renderResourceBody(slug: string): string {
-  const source = bodies[`../content/resources/${slug}.md`];
-  if (source === undefined) throw new Error(`resource ${slug}: no Markdown body in app/content/resources/`);
+/** renderMarkdown returns the HTML of a Markdown text (GitHub-flavoured; tables scroll sideways). */
+export function renderMarkdown(source: string): string {
   return marked.parse(source, { async: false });
 }

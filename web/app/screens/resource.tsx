@@ -15,7 +15,6 @@ import { Image } from "~/components/ui/image";
 import { buttonClass } from "~/components/ui/button";
 import { CategoryBadge, ResourceGrid, resourceFallback } from "~/components/resources/resource-card";
 import { proseClass } from "~/components/resources/prose";
-import { renderResourceBody } from "~/lib/render-markdown";
 import { sortResources } from "~/lib/resource-list";
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
@@ -50,14 +49,13 @@ function related(resource: Resource): Resource[] {
 }
 
 /**
- * ResourcePage is a resource's page, its Markdown body rendered to HTML at
- * build time (lib/markdown.server.ts), so neither the Markdown nor its
- * library reaches the browser; an unknown slug shows Page Not Found.
+ * ResourcePage is a resource's page; bodyHtml is its Markdown body as HTML,
+ * rendered while the site is built, so neither the Markdown nor its library
+ * reaches the browser. An unknown slug shows Page Not Found.
  */
-export default function ResourcePage({ slug }: { slug: string }) {
+export default function ResourcePage({ slug, bodyHtml = "" }: { slug: string; bodyHtml?: string }) {
   const resource = findResource(slug);
   if (!resource) return <NotFound />;
-  const html = renderResourceBody(resource.slug);
   const section = categoryPage(resource.category);
 
   return (
@@ -142,7 +140,7 @@ export default function ResourcePage({ slug }: { slug: string }) {
         <div
           data-testid="resource-body"
           className={`mt-10 ${proseClass}`}
-          dangerouslySetInnerHTML={{ __html: html }}
+          dangerouslySetInnerHTML={{ __html: bodyHtml }}
         />
       </article>
 
