@@ -4,7 +4,6 @@
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
-import { markdownFrontmatter } from "./markdown-frontmatter.ts";
 
 /** client:interaction (app/islands/interaction-directive.ts): hydrate when the visitor is about to use the island. */
 function interactionDirective() {
@@ -37,7 +36,7 @@ export default defineConfig({
     inlineStylesheets: "never",
   },
   vite: {
-    plugins: [tailwindcss(), markdownFrontmatter()],
+    plugins: [tailwindcss()],
     resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
     // Inline nothing as data: URIs; the CSP allows only our own files.
     build: { assetsInlineLimit: 0 },

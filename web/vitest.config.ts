@@ -1,8 +1,6 @@
 import { defineConfig } from "vitest/config";
-import { markdownFrontmatter } from "./markdown-frontmatter";
 
 export default defineConfig({
-  plugins: [markdownFrontmatter()],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   test: {
     environment: "jsdom",

@@ -26,7 +26,7 @@ const common = {
   cover: text,
 };
 
-export const resourceFrontmatter = z.discriminatedUnion("category", [
+export const resourceSchema = z.discriminatedUnion("category", [
   z.object({ ...common, category: z.enum(["blog", "guide"]), readTime: text }).strict(),
   z.object({ ...common, category: z.literal("podcast"), listenTime: text }).strict(),
   z
@@ -41,4 +41,4 @@ export const resourceFrontmatter = z.discriminatedUnion("category", [
     .strict(),
 ]);
 
-export type ResourceFrontmatter = z.infer<typeof resourceFrontmatter>;
+export type ResourceFrontmatter = z.infer<typeof resourceSchema>;

@@ -7,6 +7,7 @@
  */
 import type { Link } from "./types";
 import type { ResourceFrontmatter } from "./resource-schema";
+import { frontmatterBySlug } from "./resources.generated";
 
 export type ResourceCategory = ResourceFrontmatter["category"];
 
@@ -31,15 +32,7 @@ export const resourceBasePath = "/resources";
 
 const dateText = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 
-/**
- * The frontmatter of every resource file, by path. Only the frontmatter is
- * bundled (the markdown-frontmatter Vite plugin), never a body; the build's
- * content collection has checked it against the schema.
- */
-const files = import.meta.glob<ResourceFrontmatter>("./resources/*.md", { query: "?frontmatter", import: "default", eager: true });
-
-function resourceOf(path: string, { cover, ...data }: ResourceFrontmatter): Resource {
-  const slug = path.replace(/^.*\/(.+)\.md$/, "$1");
+function resourceOf(slug: string, { cover, ...data }: ResourceFrontmatter): Resource {
   const resource = {
     ...data,
     slug,
@@ -51,9 +44,13 @@ function resourceOf(path: string, { cover, ...data }: ResourceFrontmatter): Reso
   return { ...resource, download: { ...data.download, href: `/downloads/${data.download.fileName}` } } as Resource;
 }
 
-/** Every resource, newest first (the order of the search's results and the list's data). */
-export const resources: readonly Resource[] = Object.entries(files)
-  .map(([path, data]) => resourceOf(path, data))
+/**
+ * Every resource, newest first (the order of the search's results and the
+ * list's data), from the frontmatter of its file. The bodies stay out of this
+ * module, which the search's index brings to the browser.
+ */
+export const resources: readonly Resource[] = Object.entries(frontmatterBySlug)
+  .map(([slug, data]) => resourceOf(slug, data))
   .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
 
 export function findResource(slug: string | undefined): Resource | undefined {
