@@ -34,9 +34,10 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 command -v wrk >/dev/null || fail "wrk is not installed"
 
 # The hashed JavaScript asset to measure, whatever the build names it: the
-# largest in assets/ (React DOM's chunk).
-asset=$(find "$SITE/assets" -maxdepth 1 -name '*.js' -printf '%s /assets/%f\n' | sort -n | tail -1 | cut -d' ' -f2)
-[ -n "$asset" ] || fail "no JavaScript file in $SITE/assets"
+# largest that the home page refers to (its islands' React DOM today).
+asset=$( (grep -o '/assets/[^"]*\.js' "$SITE/index.html" || true) | sort -u |
+  while read -r path; do echo "$(stat -c %s "$SITE$path") $path"; done | sort -n | tail -1 | cut -d' ' -f2)
+[ -n "$asset" ] || fail "the home page ($SITE/index.html) refers to no JavaScript file in /assets/"
 work=$(mktemp -d)
 declare -A pid=() port=([studio]=$STUDIO_PORT [nginx]=$NGINX_PORT) # by server
 cleanup() {
