@@ -5,16 +5,14 @@ import { describe, expect, it } from "vitest";
 import { categoryFilterOptions, featuredGuide, findResource, resourceLength, resources, resourceTabs } from "./resources";
 import { isCalendarDate, resourceSchema } from "./resource-schema";
 import { prerenderPaths } from "./site-map";
-import { generatedModule, generatedSource, readResourceFrontmatter } from "../../scripts/resource-frontmatter";
+import { generatedModule, generatedSource, readResourceFrontmatter, resourcesDir } from "../../scripts/resource-frontmatter";
 import { renderMarkdown } from "~/lib/render-markdown";
 
 /** Vitest runs in web/. */
 const publicDir = join(process.cwd(), "public");
-const resourcesDir = join(process.cwd(), "app/content/resources");
 
-/** A resource file, split as the content collection splits it. */
-const resourceFile = (slug: string) => parseFrontmatter(readFileSync(join(resourcesDir, `${slug}.md`), "utf8"));
-const renderBody = (slug: string) => renderMarkdown(resourceFile(slug).content);
+/** A resource's body as its page shows it: the file's Markdown after the frontmatter, as the content collection splits it. */
+const renderBody = (slug: string) => renderMarkdown(parseFrontmatter(readFileSync(join(resourcesDir, `${slug}.md`), "utf8")).content);
 
 /** The resource slugs of docs/requirements.md#routes, in their order. */
 const specSlugs = [
