@@ -9,7 +9,10 @@
 # turns (e.g. the previous commit's), each named by its file name.
 # A benchmark, not a test: figures depend on the machine and its load, which
 # the script prints (uptime) before and after.
-set -euo pipefail
+# When it cannot run, it says why and exits non-zero (make bench stops there).
+set -Eeuo pipefail
+trap 'status=$?; echo "bench/static.sh: line $LINENO: \`$BASH_COMMAND\` failed (exit $status)" >&2' ERR
+fail() { echo "bench/static.sh: $*" >&2; exit 1; }
 cd "$(dirname "$0")/.."
 
 DURATION=${BENCH_DURATION:-10s}
@@ -27,31 +30,37 @@ if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x bin/studio ] && [ -d "$SITE" ] || { echo "run make build first" >&2; exit 1; }
+[ -x bin/studio ] && [ -d "$SITE" ] || fail "no bin/studio or $SITE: run make build first"
+command -v wrk >/dev/null || fail "wrk is not installed"
 
-asset=$(grep -o '/assets/client\.[^"]*\.js' "$SITE/index.html" | head -1)
+# The hashed JavaScript asset to measure, whatever the build names it: the
+# largest that the home page refers to (its islands' React DOM today).
+asset=$( (grep -o '/assets/[^"]*\.js' "$SITE/index.html" || true) | sort -u |
+  while read -r path; do echo "$(stat -c %s "$SITE$path") $path"; done | sort -n | tail -1 | cut -d' ' -f2)
+[ -n "$asset" ] || fail "the home page ($SITE/index.html) refers to no JavaScript file in /assets/"
 work=$(mktemp -d)
 declare -A pid=() port=([studio]=$STUDIO_PORT [nginx]=$NGINX_PORT) # by server
 cleanup() {
+  trap - ERR # a server that already stopped is no error here
   for p in "${pid[@]}"; do kill "$p" 2>/dev/null; done
   [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-start_studio() { # binary port data → pid
-  "$1" serve --addr 127.0.0.1:"$2" --data "$3" > /dev/null 2>&1 &
-  local started=$!
-  for _ in $(seq 50); do curl -fs "http://127.0.0.1:$2/healthz" >/dev/null && break; sleep 0.1; done
-  echo "$started"
+start_studio() { # name binary port data: starts it as pid[name]
+  "$2" serve --addr 127.0.0.1:"$3" --data "$4" > /dev/null 2>&1 &
+  pid[$1]=$!
+  for _ in $(seq 50); do curl -fs "http://127.0.0.1:$3/healthz" >/dev/null && break; sleep 0.1; done
+  curl -fs "http://127.0.0.1:$3/healthz" >/dev/null || fail "$2 did not answer on port $3 (is the port taken?)"
 }
 servers=(studio nginx)
-pid[studio]=$(start_studio ./bin/studio "$STUDIO_PORT" "$work/data")
+start_studio studio ./bin/studio "$STUDIO_PORT" "$work/data"
 for binary in $BASELINE; do
   name=$(basename "$binary")
   servers+=("$name")
   port[$name]=$((BASELINE_PORT + ${#servers[@]} - 3))
-  pid[$name]=$(start_studio "$binary" "${port[$name]}" "$work/data-$name")
+  start_studio "$name" "$binary" "${port[$name]}" "$work/data-$name"
 done
 
 # nginx sends the same header fields as studio, read from studio itself: the
@@ -118,6 +127,7 @@ http {
 CONF
 "$NGINX" -c "$work/nginx.conf" -e "$work/error.log"
 for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/" && break; sleep 0.1; done
+curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/" || fail "nginx did not answer on port $NGINX_PORT: $(cat "$work/error.log" 2>/dev/null)"
 
 # wrk prints the requests made, Requests/sec and, with --latency, the 99%
 # percentile (in us, ms, s or m), here in milliseconds. The CPU time the

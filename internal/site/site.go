@@ -129,9 +129,6 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 			s.pages[urlPath] = f
 			return nil
 		}
-		if strings.HasPrefix(name, "__") {
-			return nil // build internals, never served (the Astro build makes none)
-		}
 		s.files["/"+name] = f
 		return nil
 	})
@@ -393,7 +390,6 @@ var contentTypes = map[string]string{
 	".csv":         "text/csv; charset=utf-8",
 	".md":          "text/markdown; charset=utf-8",
 	".pdf":         "application/pdf",
-	".data":        "text/x-script", // loader data of the earlier React Router build; the Astro build makes none
 }
 
 // contentType uses a fixed table rather than the host's mime.types, so the

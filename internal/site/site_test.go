@@ -41,7 +41,6 @@ func testFS() fstest.MapFS {
 		"assets/app-1a2b3c.js.gz":    {Data: []byte("gz-js")},
 		"favicon.svg":                {Data: []byte("<svg/>")},
 		"downloads/model.csv":        {Data: []byte("a,b\n1,2\n")},
-		"__spa-fallback.html":        page("fallback"),
 	}
 }
 
@@ -85,7 +84,6 @@ func TestStatusAndBody(t *testing.T) {
 		{name: "deeper than a product", target: "/products/aurion/extra", wantStatus: 404, wantBody: "Page Not Found"},
 		{name: "not-found page itself", target: "/404", wantStatus: 404, wantBody: "Page Not Found"},
 		{name: "products not-found page itself", target: "/products/404", wantStatus: 404, wantBody: "Product Not Found"},
-		{name: "build internals are hidden", target: "/__spa-fallback.html", wantStatus: 404, wantBody: "Page Not Found"},
 		{name: "asset", target: "/assets/app-1a2b3c.js", wantStatus: 200, wantBody: "console.log(1)"},
 		{name: "missing asset", target: "/assets/gone-000000.js", wantStatus: 404},
 		{name: "public file", target: "/favicon.svg", wantStatus: 200, wantBody: "<svg/>"},

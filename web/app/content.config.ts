@@ -1,2 +1,13 @@
-// The site reads its content from app/content as typed modules (and the resources' Markdown through lib/markdown.server.ts), not as Astro content collections.
-export const collections = {};
+// The site's content collections. The copy of the pages is typed modules in app/content; the
+// resources are Markdown files whose frontmatter the schema checks when the site is built.
+import { defineCollection } from "astro:content";
+import { glob } from "astro/loaders";
+import { resourceSchema } from "./content/resource-schema";
+
+export const collections = {
+  /** One entry per resource: app/content/resources/<slug>.md, its id the slug. */
+  resources: defineCollection({
+    loader: glob({ pattern: "*.md", base: "./app/content/resources" }),
+    schema: resourceSchema,
+  }),
+};

@@ -1,11 +1,15 @@
 /**
- * Writes the data the Go server derives from the site's content:
- * internal/signup/waitlist-products.json, the ids of the coming-soon products
- * of app/content/products.ts. Run with `npm run generate`;
- * app/content/waitlist-products.test.ts fails when the file is out of date.
+ * Writes the data derived from the site's content, checked by tests that fail
+ * when it is out of date. Run with `npm run generate`:
+ * - internal/signup/waitlist-products.json, for the Go server: the ids of the
+ *   coming-soon products of app/content/products.ts
+ *   (app/content/waitlist-products.test.ts);
+ * - app/content/resources.generated.ts: the frontmatter of the resources'
+ *   Markdown files (scripts/resource-frontmatter.ts; app/content/resources.test.ts).
  */
 import { writeFileSync } from "node:fs";
 import { products } from "../app/content/products";
+import { generatedModule, generatedSource, readResourceFrontmatter } from "./resource-frontmatter";
 
 const out = new URL("../../internal/signup/waitlist-products.json", import.meta.url);
 const doc = {
@@ -15,3 +19,7 @@ const doc = {
 };
 writeFileSync(out, JSON.stringify(doc, null, 2) + "\n");
 console.log(`wrote ${out.pathname}: ${doc.productIds.join(", ")}`);
+
+const frontmatter = readResourceFrontmatter();
+writeFileSync(generatedModule, generatedSource(frontmatter));
+console.log(`wrote ${generatedModule}: ${Object.keys(frontmatter).length} resources`);

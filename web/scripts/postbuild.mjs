@@ -9,7 +9,7 @@ import { join, extname } from "node:path";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 
 const root = new URL("../build/client/", import.meta.url).pathname;
-const compressible = new Set([".html", ".js", ".mjs", ".css", ".svg", ".json", ".xml", ".txt", ".data", ".csv", ".md", ".webmanifest"]);
+const compressible = new Set([".html", ".js", ".mjs", ".css", ".svg", ".json", ".xml", ".txt", ".csv", ".md", ".webmanifest"]);
 const MIN_BYTES = 512;
 /** Astro's inline rule for its island wrappers; app.css has the same rule. */
 export const ISLAND_STYLE = "<style>astro-island,astro-slot,astro-static-slot{display:contents}</style>";

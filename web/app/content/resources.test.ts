@@ -1,12 +1,18 @@
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { parseFrontmatter } from "@astrojs/markdown-remark";
 import { describe, expect, it } from "vitest";
 import { categoryFilterOptions, featuredGuide, findResource, resourceLength, resources, resourceTabs } from "./resources";
+import { isCalendarDate, resourceSchema } from "./resource-schema";
 import { prerenderPaths } from "./site-map";
-import { renderResourceBody, resourceBodySlugs } from "~/lib/markdown.server";
+import { generatedModule, generatedSource, readResourceFrontmatter, resourcesDir } from "../../scripts/resource-frontmatter";
+import { renderMarkdown } from "~/lib/render-markdown";
 
 /** Vitest runs in web/. */
 const publicDir = join(process.cwd(), "public");
+
+/** A resource's body as its page shows it: the file's Markdown after the frontmatter, as the content collection splits it. */
+const renderBody = (slug: string) => renderMarkdown(parseFrontmatter(readFileSync(join(resourcesDir, `${slug}.md`), "utf8")).content);
 
 /** The resource slugs of docs/requirements.md#routes, in their order. */
 const specSlugs = [
@@ -26,9 +32,20 @@ const specSlugs = [
 ];
 
 describe("resources", () => {
-  it("are the thirteen of the requirements, each at /resources/{slug}", () => {
-    expect(resources.map((r) => r.slug)).toEqual(specSlugs);
+  it("are the thirteen of the requirements, each at /resources/{slug}, newest first", () => {
+    expect(resources.map((r) => r.slug).sort()).toEqual([...specSlugs].sort());
     for (const r of resources) expect(r.url).toBe(`/resources/${r.slug}`);
+    const dates = resources.map((r) => r.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it("are the Markdown files, whose frontmatter the collection's schema accepts", () => {
+    expect(readdirSync(resourcesDir).sort()).toEqual(specSlugs.map((slug) => `${slug}.md`).sort());
+    expect(Object.keys(readResourceFrontmatter()).sort()).toEqual([...specSlugs].sort());
+  });
+
+  it("resources.generated.ts is the files' frontmatter (npm run generate writes it)", () => {
+    expect(readFileSync(generatedModule, "utf8")).toBe(generatedSource(readResourceFrontmatter()));
   });
 
   it("are 4 articles, 4 episodes, 4 templates and 1 guide", () => {
@@ -96,13 +113,34 @@ describe("resources", () => {
   });
 });
 
-describe("Markdown bodies", () => {
-  it("exist for exactly the resources", () => {
-    expect(resourceBodySlugs().sort()).toEqual([...specSlugs].sort());
+describe("the resource schema", () => {
+  const valid = { title: "T", description: "D", category: "blog", date: "2025-04-22", author: "A", cover: "C", readTime: "5 min read" };
+
+  it.each([
+    { name: "a valid article", data: valid, ok: true },
+    { name: "no title", data: { ...valid, title: undefined }, ok: false },
+    { name: "a blank title", data: { ...valid, title: " " }, ok: false },
+    { name: "a date YAML read as a date", data: { ...valid, date: new Date("2025-04-22") }, ok: false },
+    { name: "a day that does not exist", data: { ...valid, date: "2025-02-30" }, ok: false },
+    { name: "a date in words", data: { ...valid, date: "April 22, 2025" }, ok: false },
+    { name: "an unknown category", data: { ...valid, category: "video" }, ok: false },
+    { name: "an episode without its listen time", data: { ...valid, category: "podcast" }, ok: false },
+    { name: "a template without its file", data: { ...valid, category: "template", readTime: undefined, downloadSize: "CSV, 1 KB" }, ok: false },
+    { name: "a misspelt field", data: { ...valid, autor: "A" }, ok: false },
+  ])("$name: accepted $ok", ({ data, ok }) => {
+    expect(resourceSchema.safeParse(data).success).toBe(ok);
   });
 
+  it("knows a real day", () => {
+    expect(isCalendarDate("2024-02-29")).toBe(true);
+    expect(isCalendarDate("2025-02-29")).toBe(false);
+    expect(isCalendarDate("2025-4-22")).toBe(false);
+  });
+});
+
+describe("Markdown bodies", () => {
   it.each(specSlugs)("%s renders to HTML with sections, no h1 and no inline style", (slug) => {
-    const html = renderResourceBody(slug);
+    const html = renderBody(slug);
     expect(html).not.toMatch(/<h1[\s>]/);
     expect(html).not.toMatch(/\sstyle=/);
     expect(html.match(/<h2[\s>]/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
@@ -111,7 +149,7 @@ describe("Markdown bodies", () => {
 
   it("episodes have show notes with a topic list", () => {
     for (const r of resources.filter((x) => x.category === "podcast")) {
-      const html = renderResourceBody(r.slug);
+      const html = renderBody(r.slug);
       expect(html, r.slug).toContain("<h2>Show notes</h2>");
       expect(html, r.slug).toMatch(/<h2>Topics in this episode<\/h2>\s*<ol>/);
     }
@@ -120,14 +158,10 @@ describe("Markdown bodies", () => {
   it("internal links in the bodies point at pages that exist", () => {
     const paths = new Set(prerenderPaths());
     for (const slug of specSlugs) {
-      for (const [, href] of renderResourceBody(slug).matchAll(/href="([^"]+)"/g)) {
+      for (const [, href] of renderBody(slug).matchAll(/href="([^"]+)"/g)) {
         expect(href!.startsWith("/"), `${slug}: ${href}`).toBe(true);
         expect(paths.has(href!), `${slug}: ${href}`).toBe(true);
       }
     }
-  });
-
-  it("an unknown slug has no body", () => {
-    expect(() => renderResourceBody("no-such-resource")).toThrow(/no Markdown body/);
   });
 });

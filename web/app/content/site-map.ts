@@ -41,7 +41,7 @@ export function resourcePaths(): string[] {
   return resources.map((r) => r.url);
 }
 
-/** Files rendered by resource routes at build time. */
+/** Files that Astro endpoints (app/pages/*.ts) write at build time. */
 export const generatedFiles = [feed.path] as const;
 
 export function prerenderPaths(): string[] {

@@ -14,16 +14,10 @@ export type MetaDescriptor =
   | { tagName: "link"; rel: string; href: string; type?: string; title?: string }
   | { "script:ld+json": object };
 
-/** What a page's meta function gets: its path, and for dynamic pages the route parameters. */
-export type MetaArgs<P extends Record<string, string> = Record<string, string>> = {
-  location: { pathname: string };
-  params: P;
-};
-
 export type PageMeta = { readonly title: string; readonly description: string };
 
 export type PageMetaOptions = {
-  /** The page's path (the meta function's location.pathname). */
+  /** The page's URL path. */
   path: string;
   /** The home page passes its full title; others get " | Studio" appended. */
   fullTitle?: boolean;

@@ -1,7 +1,7 @@
 /**
  * The RSS 2.0 feed of the resources hub: articles, guides and podcast
- * episodes, newest first, with absolute links. Rendered at build time by the
- * prerendered resource route /rss.xml.
+ * episodes, newest first, with absolute links. Written at build time by the
+ * endpoint app/pages/rss.xml.ts; the binary rewrites its origin at start-up.
  */
 import { categoryLabels, feed, resourceBasePath, type Resource } from "~/content/resources";
 

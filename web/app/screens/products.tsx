@@ -1,11 +1,10 @@
-import type { MetaArgs } from "~/lib/meta";
 import { products, productsCta, productsHero, productsMeta } from "~/content/products";
 import { PageHero } from "~/components/page-hero";
 import { ProductCard } from "~/components/product-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(productsMeta, { path: location.pathname });
+export const meta = (path: string) => pageMeta(productsMeta, { path });
 
 export default function Products() {
   return (

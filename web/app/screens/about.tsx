@@ -1,4 +1,3 @@
-import type { MetaArgs } from "~/lib/meta";
 import { aboutCta, aboutHero, aboutMeta, story, team, values } from "~/content/about";
 import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
@@ -8,7 +7,7 @@ import { TeamCard } from "~/components/team-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(aboutMeta, { path: location.pathname });
+export const meta = (path: string) => pageMeta(aboutMeta, { path });
 
 export default function About() {
   return (

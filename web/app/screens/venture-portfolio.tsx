@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import type { MetaArgs } from "~/lib/meta";
 import { investmentCriteria, portfolioStats, venturesCta, venturesHero, venturesMeta, venturesSection } from "~/content/ventures";
 import { Section } from "~/components/ui/section";
 import { PageHero } from "~/components/page-hero";
@@ -8,7 +7,7 @@ import { FeatureCard } from "~/components/feature-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(venturesMeta, { path: location.pathname });
+export const meta = (path: string) => pageMeta(venturesMeta, { path });
 
 /** VenturePortfolio is the static part of the page; `ventures` is the cards, placed by the page with their badge islands. */
 export default function VenturePortfolio({ ventures }: { ventures?: ReactNode }) {

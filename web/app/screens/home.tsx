@@ -1,4 +1,3 @@
-import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
 import { approach, flagship, hero, homeCta, homeMeta, homePackages, homeTestimonials, logoStrip } from "~/content/home";
 import { buttonClass } from "~/components/ui/button";
@@ -12,7 +11,7 @@ import { TestimonialCard } from "~/components/testimonial-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(homeMeta, { path: location.pathname, fullTitle: true });
+export const meta = (path: string) => pageMeta(homeMeta, { path, fullTitle: true });
 
 const LOGO_WIDTH = 120;
 const LOGO_HEIGHT = 40;

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
 import { featuredGuide, findResource, hubPage, resourceLength } from "~/content/resources";
 import { PageHero } from "~/components/page-hero";
@@ -10,7 +9,7 @@ import { CategoryBadge, resourceFallback } from "~/components/resources/resource
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => [...pageMeta(hubPage, { path: location.pathname }), feedLink];
+export const meta = (path: string) => [...pageMeta(hubPage, { path }), feedLink];
 
 function FeaturedGuide() {
   const guide = findResource(featuredGuide.slug);

@@ -1,9 +1,8 @@
-import type { MetaArgs } from "~/lib/meta";
 import { privacy } from "~/content/legal/privacy";
 import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(privacy.meta, { path: location.pathname });
+export const meta = (path: string) => pageMeta(privacy.meta, { path });
 
 export default function Page() {
   return <LegalPage doc={privacy} />;

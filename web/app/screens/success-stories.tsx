@@ -1,4 +1,3 @@
-import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
 import { caseStudies, successStoriesCta, successStoriesHero, successStoriesMeta } from "~/content/success-stories";
 import { buttonClass } from "~/components/ui/button";
@@ -7,7 +6,7 @@ import { CaseStudy } from "~/components/case-study";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(successStoriesMeta, { path: location.pathname });
+export const meta = (path: string) => pageMeta(successStoriesMeta, { path });
 
 export default function SuccessStories() {
   return (

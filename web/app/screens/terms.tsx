@@ -1,9 +1,8 @@
-import type { MetaArgs } from "~/lib/meta";
 import { terms } from "~/content/legal/terms";
 import { LegalPage } from "~/components/legal-page";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(terms.meta, { path: location.pathname });
+export const meta = (path: string) => pageMeta(terms.meta, { path });
 
 export default function Page() {
   return <LegalPage doc={terms} />;

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import type { MetaArgs } from "~/lib/meta";
 import { CalendarDays, Mail, MapPin, Phone } from "lucide-react";
 import { PageHero } from "~/components/page-hero";
 import { buttonClass } from "~/components/ui/button";
@@ -7,7 +6,7 @@ import { ExternalLink } from "~/components/ui/external-link";
 import { contactDetails, contactPage } from "~/content/contact";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(contactPage, { path: location.pathname });
+export const meta = (path: string) => pageMeta(contactPage, { path });
 
 /**
  * The contact page around its island: `panel` is the form (ContactPanel) on

@@ -1,5 +1,4 @@
 import { ChevronRight, Download } from "lucide-react";
-import type { MetaArgs } from "~/lib/meta";
 import {
   categoryLabels,
   categoryPages,
@@ -16,7 +15,6 @@ import { Image } from "~/components/ui/image";
 import { buttonClass } from "~/components/ui/button";
 import { CategoryBadge, ResourceGrid, resourceFallback } from "~/components/resources/resource-card";
 import { proseClass } from "~/components/resources/prose";
-import { renderResourceBody } from "~/lib/markdown.server";
 import { sortResources } from "~/lib/resource-list";
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
@@ -24,9 +22,9 @@ import { article } from "~/lib/structured-data";
 
 const RELATED_COUNT = 3;
 
-export const meta = ({ params, location }: MetaArgs<{ slug: string }>) => {
-  const resource = findResource(params.slug);
-  const path = location.pathname;
+/** meta makes the head tags of the resource page at path; an unknown slug gets Page Not Found's. */
+export const meta = (path: string, { slug }: { slug: string }) => {
+  const resource = findResource(slug);
   if (!resource) return pageMeta({ title: notFound.title, description: notFound.text }, { path, noindex: true });
   const isArticle = resource.category === "blog" || resource.category === "guide";
   const jsonLd = isArticle
@@ -51,14 +49,13 @@ function related(resource: Resource): Resource[] {
 }
 
 /**
- * ResourcePage is a resource's page, its Markdown body rendered to HTML at
- * build time (lib/markdown.server.ts), so neither the Markdown nor its
- * library reaches the browser; an unknown slug shows Page Not Found.
+ * ResourcePage is a resource's page; bodyHtml is its Markdown body as HTML,
+ * rendered while the site is built, so neither the Markdown nor its library
+ * reaches the browser. An unknown slug shows Page Not Found.
  */
-export default function ResourcePage({ slug }: { slug: string }) {
+export default function ResourcePage({ slug, bodyHtml = "" }: { slug: string; bodyHtml?: string }) {
   const resource = findResource(slug);
   if (!resource) return <NotFound />;
-  const html = renderResourceBody(resource.slug);
   const section = categoryPage(resource.category);
 
   return (
@@ -143,7 +140,7 @@ export default function ResourcePage({ slug }: { slug: string }) {
         <div
           data-testid="resource-body"
           className={`mt-10 ${proseClass}`}
-          dangerouslySetInnerHTML={{ __html: html }}
+          dangerouslySetInnerHTML={{ __html: bodyHtml }}
         />
       </article>
 

@@ -1,6 +1,5 @@
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
-import type { MetaArgs } from "~/lib/meta";
 import { findProduct, isLive, productNotFound } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
 import { LiveProductPage } from "~/components/product-live";
@@ -8,9 +7,9 @@ import { ComingSoonProductPage } from "~/components/product-coming-soon";
 import { pageMeta } from "~/lib/meta";
 import { faqPage, product as structuredProduct } from "~/lib/structured-data";
 
-export const meta = ({ params, location }: MetaArgs<{ productId: string }>) => {
-  const product = findProduct(params.productId);
-  const path = location.pathname;
+/** meta makes the head tags of the product page at path; an unknown productId gets Product Not Found's. */
+export const meta = (path: string, { productId }: { productId: string }) => {
+  const product = findProduct(productId);
   if (!product) return pageMeta({ title: productNotFound.title, description: productNotFound.text }, { path, noindex: true });
   const page = { title: `${product.name} – ${product.tagline}`, description: product.description };
   if (!isLive(product)) return pageMeta(page, { path });

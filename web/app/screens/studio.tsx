@@ -1,4 +1,3 @@
-import type { MetaArgs } from "~/lib/meta";
 import { ArrowRight } from "lucide-react";
 import { processIntro, processSteps, studioCta, studioHero, studioMeta, studioTestimonials, whyChoose } from "~/content/studio";
 import { buttonClass } from "~/components/ui/button";
@@ -10,7 +9,7 @@ import { TestimonialCard } from "~/components/testimonial-card";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 
-export const meta = ({ location }: MetaArgs) => pageMeta(studioMeta, { path: location.pathname });
+export const meta = (path: string) => pageMeta(studioMeta, { path });
 
 export default function Studio() {
   return (

@@ -1,6 +1,5 @@
 import { CheckList } from "~/components/ui/check-list";
 import type { ReactNode } from "react";
-import type { MetaArgs } from "~/lib/meta";
 import {
   customSolution,
   howWeWork,
@@ -19,8 +18,8 @@ import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
 import { faqPage } from "~/lib/structured-data";
 
-export const meta = ({ location }: MetaArgs) =>
-  pageMeta(servicePackagesMeta, { path: location.pathname, jsonLd: [faqPage(packagesFaq.entries)] });
+export const meta = (path: string) =>
+  pageMeta(servicePackagesMeta, { path, jsonLd: [faqPage(packagesFaq.entries)] });
 
 /** ServicePackages is the static part of the page; `faq` is the FAQ band with its accordion island. */
 export default function ServicePackages({ faq }: { faq?: ReactNode }) {
