@@ -17,6 +17,7 @@ const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-p
 let studio: Studio;
 
 test.beforeAll(async () => {
+  test.setTimeout(90_000); // a first start migrates a new store: slow on a loaded machine
   studio = await startStudio();
 });
 

@@ -14,6 +14,7 @@ import { mailedSignIn, startStudio, type Studio } from "./staff-console";
 let studio: Studio;
 
 test.beforeAll(async () => {
+  test.setTimeout(90_000); // a first start migrates a new store: slow on a loaded machine
   studio = await startStudio();
 });
 
