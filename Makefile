@@ -89,9 +89,10 @@ test-auth: $(WEB)/node_modules/.package-lock.json
 
 # Two instances of bin/studio on one throwaway PostgreSQL behind nginx
 # (deploy/nginx/studio.conf), checked through it with supabase-js: shared
-# limits, one mail per message, sessions, live events, an instance killed.
+# limits, one mail per message, sessions, live events, an instance killed,
+# files on a shared S3 server (versitygw); and a 10 s PostgreSQL outage.
 test-cluster: $(WEB)/node_modules/.package-lock.json
-	scripts/with-postgres $(NPM) run test:cluster
+	scripts/with-postgres scripts/with-s3 sh -c 'STUDIO_STORAGE_URL="$$STUDIO_TEST_S3_URL" $(NPM) run test:cluster'
 
 # The systemd unit in deploy/ (the container image cannot be built here: no engine).
 test-deploy:

@@ -4,11 +4,13 @@
 // the rate limits count in total, each message is mailed once, the signing
 // keys are the same, a sign-out or a staff removal ends the session
 // everywhere, a message stored on one instance reaches a console on the
-// other within 1 s, and when an instance is SIGKILLed under load no message
-// is lost or stored twice.
+// other within 1 s, a file uploaded through one is served by the other
+// (a shared S3 backend), and when an instance is SIGKILLed under load no
+// message is lost or stored twice.
 //
-// Run: scripts/with-postgres node --experimental-websocket --test
-// web/cluster-tests/ (after make build; make test-cluster does this).
+// Run: scripts/with-postgres scripts/with-s3 with STUDIO_STORAGE_URL set to
+// STUDIO_TEST_S3_URL, node --experimental-websocket --test web/cluster-tests/
+// (after make build; make test-cluster does this).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Studio } from "../auth-tests/studio.mjs";
@@ -80,6 +82,25 @@ test("the signing keys are the same on every instance", async () => {
   const jwks = await Promise.all([a, b].map(async (s) => (await fetch(`${s.url}/auth/v1/.well-known/jwks.json`)).json()));
   assert.ok(jwks[0].keys.length > 0);
   assert.deepEqual(jwks[0], jwks[1]);
+});
+
+test("a file uploaded through one instance is served by the other, and a replacement at its next request", async () => {
+  assert.ok(process.env.STUDIO_STORAGE_URL?.startsWith("s3://"), "the instances need a shared S3 backend: run under scripts/with-s3 (make test-cluster)");
+  const c = studio.client(a.url);
+  const session = await studio.signIn(c, "files@studio.test");
+  const bucket = `shared-${Date.now()}`;
+  assert.equal((await c.storage.createBucket(bucket, { public: true })).error, null);
+  const files = c.storage.from(bucket);
+  const publicURL = (base) => `${base}/storage/v1/object/public/${bucket}/templates/deck.txt`;
+  assert.equal((await files.upload("templates/deck.txt", "first version", { contentType: "text/plain" })).error, null);
+  let res = await fetch(publicURL(b.url));
+  assert.equal(res.status, 200);
+  assert.equal(await res.text(), "first version");
+  const other = studio.client(b.url); // the same session (a sign-in would count against the auth limit)
+  assert.equal((await other.auth.setSession(session)).error, null);
+  assert.equal((await other.storage.from(bucket).update("templates/deck.txt", "second version", { contentType: "text/plain" })).error, null);
+  res = await fetch(publicURL(a.url));
+  assert.equal(await res.text(), "second version");
 });
 
 test("a function's rate limit trips at the configured count across both instances", async () => {
