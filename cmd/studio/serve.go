@@ -237,6 +237,10 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		return fmt.Errorf("--storage-url: %w", err)
 	}
 	authSvc := auth.New(db, authCfg)
+	files := storage.New(db, blobs, authSvc, storage.Config{
+		SigningKey: authCfg.MFAKey.Derive("storage signed urls"), AllowedOrigins: authCfg.AllowedOrigins, Logger: logger,
+	})
+	seedDownloads(ctx, files, logger)
 	defer authSvc.Wait() // codes being mailed after their answer
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
 		Feed: db, AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
@@ -266,10 +270,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Auth:     authSvc,
 		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),
 		Realtime: live,
-		Storage: storage.New(db, blobs, authSvc, storage.Config{
-			SigningKey: authCfg.MFAKey.Derive("storage signed urls"), AllowedOrigins: authCfg.AllowedOrigins, Logger: logger,
-		}),
-		Metrics: meters,
+		Storage:  files,
+		Metrics:  meters,
 		// What /readyz asks (ready.go).
 		ReadyChecks: readyChecks(db),
 	})

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/url"
 
 	"studio/internal/auth"
 	"studio/internal/realtime"
@@ -37,6 +38,7 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	// Files (package storage), Supabase Storage's contract.
 	if d.Storage != nil {
 		mux.Handle(storage.Prefix+"/", d.Storage)
+		mux.HandleFunc("GET /downloads/{name}", redirectToDownloads)
 	}
 	// Its live updates (package realtime), realtime-js's websocket.
 	if d.Realtime != nil {
@@ -60,4 +62,14 @@ func handleHealthz(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = w.Write([]byte("ok\n"))
+}
+
+// DownloadsPath is where the public bucket of the templates the resource
+// pages offer is served (cmd/studio fills it at start).
+const DownloadsPath = storage.Prefix + "/object/public/downloads/"
+
+// redirectToDownloads sends a template's old address, /downloads/{name},
+// to its file in storage/v1, as an attachment.
+func redirectToDownloads(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, DownloadsPath+url.PathEscape(r.PathValue("name"))+"?download", http.StatusMovedPermanently)
 }

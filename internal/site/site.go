@@ -111,7 +111,7 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		if strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz") {
+		if IsCompressedCopy(name) {
 			return nil // read with the file they belong to
 		}
 		f, err := readFile(fsys, name)
@@ -177,7 +177,7 @@ func readFile(fsys fs.FS, name string) (*file, error) {
 		name:         name,
 		identity:     body,
 		etag:         etagOf(body),
-		contentType:  contentType(name),
+		contentType:  ContentType(name),
 		cacheControl: cachePublic,
 		download:     strings.HasPrefix(name, "downloads/"),
 	}
@@ -392,9 +392,16 @@ var contentTypes = map[string]string{
 	".pdf":         "application/pdf",
 }
 
-// contentType uses a fixed table rather than the host's mime.types, so the
-// answer is the same on every machine.
-func contentType(name string) string {
+// IsCompressedCopy tells whether the file name of the built site is the
+// brotli or gzip copy of another (X.br, X.gz of X).
+func IsCompressedCopy(name string) bool {
+	return strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz")
+}
+
+// ContentType is the type of a file by its name's extension, from a fixed
+// table rather than the host's mime.types, so the answer is the same on
+// every machine.
+func ContentType(name string) string {
 	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
 		return t
 	}

@@ -40,7 +40,7 @@ func (s *Site) addGenerated(name string, body []byte) error {
 		name:         name,
 		identity:     body,
 		etag:         etagOf(body),
-		contentType:  contentType(name),
+		contentType:  ContentType(name),
 		cacheControl: cacheHTML,
 	}
 	if err := f.compress(); err != nil {

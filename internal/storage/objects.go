@@ -4,6 +4,7 @@ import (
 	"errors"
 	"mime"
 	"net/http"
+	pathpkg "path"
 	"time"
 
 	"github.com/google/uuid"
@@ -107,7 +108,7 @@ const objectCSP = "sandbox"
 // serveObject answers the object name of bucket (the caller may read it):
 // its bytes through http.ServeContent (Range, If-None-Match,
 // If-Modified-Since, HEAD), with its type, ETag, Last-Modified and
-// Cache-Control; ?download (or ?download=name) makes it an attachment.
+// Cache-Control; ?download makes it an attachment under its own name, ?download=name under name.
 func (s *Service) serveObject(req *request, bucket, name string) *Error {
 	// A replacement committed between the read of the metadata and the
 	// opening of the blob deletes the blob read of: read again, once.
@@ -134,11 +135,11 @@ func (s *Service) serveObject(req *request, bucket, name string) *Error {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Security-Policy", objectCSP)
 		if q := req.r.URL.Query(); q.Has("download") {
-			disposition := "attachment"
-			if filename := q.Get("download"); filename != "" {
-				disposition = mime.FormatMediaType("attachment", map[string]string{"filename": filename})
+			filename := q.Get("download")
+			if filename == "" { // the object's own name
+				filename = pathpkg.Base(name)
 			}
-			h.Set("Content-Disposition", disposition)
+			h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": filename}))
 		}
 		http.ServeContent(newProgressWriter(req.w), req.r, "", o.UpdatedAt, f)
 		return nil

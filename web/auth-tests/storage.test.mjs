@@ -64,9 +64,31 @@ test("the bytes live in the backend --storage-url names", async () => {
   else assert.ok(files.length > 0, "the directory backend wrote nothing in --data/storage");
 });
 
+test("the public bucket downloads holds the site's templates from the first start; staff replace one and it is served at once", async () => {
+  const templates = ok(await staff.storage.from("downloads").list());
+  assert.deepEqual(templates.map((t) => t.name),
+    ["due-diligence-checklist.md", "product-roadmap-framework.csv", "saas-financial-model.csv", "saas-pitch-deck-outline.md"]);
+  const url = `${base}/storage/v1/object/public/downloads/saas-financial-model.csv`;
+  let res = await fetch(`${url}?download`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "text/csv; charset=utf-8");
+  assert.match(res.headers.get("content-disposition"), /^attachment; filename="?saas-financial-model\.csv"?$/);
+  assert.match(await res.text(), /^SaaS Financial Model Template/);
+  ok(await staff.storage.from("downloads").update("saas-financial-model.csv", "Month,Customers\n1,10\n", { contentType: "text/csv; charset=utf-8" }));
+  res = await fetch(url);
+  assert.equal(await res.text(), "Month,Customers\n1,10\n");
+  // A restart leaves the replacement alone.
+  const again = await studio.serve();
+  assert.equal(await (await fetch(`${again}/storage/v1/object/public/downloads/saas-financial-model.csv`)).text(), "Month,Customers\n1,10\n");
+  // The old address of a template is sent there.
+  res = await fetch(`${base}/downloads/saas-financial-model.csv`, { redirect: "manual" });
+  assert.equal(res.status, 301);
+  assert.equal(res.headers.get("location"), "/storage/v1/object/public/downloads/saas-financial-model.csv?download");
+});
+
 test("buckets: list, get, update, empty, delete (refused while not empty)", async () => {
   const list = ok(await staff.storage.listBuckets());
-  assert.deepEqual(list.map((b) => b.id), ["images", "private-files", "public-files"]);
+  assert.deepEqual(list.map((b) => b.id), ["downloads", "images", "private-files", "public-files"]); // downloads: the site's templates
   const images = ok(await staff.storage.getBucket("images"));
   assert.equal(images.file_size_limit, 1024);
   assert.deepEqual(images.allowed_mime_types, ["image/png", "image/svg+xml", "text/plain"]);
@@ -230,7 +252,7 @@ test("signed download URLs: one, many, download name; expired is refused", async
   const res2 = await fetch(named.signedUrl);
   assert.match(res2.headers.get("content-disposition"), /^attachment; filename="Report 2025.txt"/);
   const plain = ok(await staff.storage.from("private-files").createSignedUrl("signed/report.txt", 60, { download: true }));
-  assert.equal((await fetch(plain.signedUrl)).headers.get("content-disposition"), "attachment");
+  assert.match((await fetch(plain.signedUrl)).headers.get("content-disposition"), /^attachment; filename="?report\.txt"?$/); // its own name
 
   const many = ok(await staff.storage.from("private-files").createSignedUrls(["signed/report.txt", "signed/none.txt"], 60));
   assert.equal(many.length, 2);

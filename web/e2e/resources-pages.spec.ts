@@ -182,14 +182,21 @@ test.describe("template downloads", () => {
     { name: "product-roadmap-framework.csv", type: "text/csv", starts: "Product Roadmap Framework" },
   ];
   for (const f of files) {
-    test(`/downloads/${f.name} is served as an attachment of type ${f.type}`, async ({ request }) => {
-      const response = await request.get(`/downloads/${f.name}`);
+    test(`${f.name} is a file of the public bucket downloads, served as an attachment of type ${f.type}`, async ({ request }) => {
+      const response = await request.get(`/storage/v1/object/public/downloads/${f.name}?download`);
       expect(response.status()).toBe(200);
       expect(response.headers()["content-type"]).toBe(`${f.type}; charset=utf-8`);
-      expect(response.headers()["content-disposition"]).toBe(`attachment; filename="${f.name}"`);
+      expect(response.headers()["content-disposition"]).toMatch(new RegExp(`^attachment; filename="?${f.name.replace(".", "\\.")}"?`));
+      expect(response.headers()["content-security-policy"]).toBe("sandbox");
       expect((await response.text()).startsWith(f.starts)).toBe(true);
     });
   }
+
+  test("an old /downloads/ address is sent to the file in storage/v1", async ({ request }) => {
+    const response = await request.get("/downloads/saas-financial-model.csv", { maxRedirects: 0 });
+    expect(response.status()).toBe(301);
+    expect(response.headers()["location"]).toBe("/storage/v1/object/public/downloads/saas-financial-model.csv?download");
+  });
 
   test("the Download button of a template page saves the file", async ({ page }) => {
     await page.goto("/resources/financial-model-template");

@@ -13,7 +13,11 @@ export type ResourceCategory = ResourceFrontmatter["category"];
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** A template's file gets its address: /downloads/{fileName}, served from web/public/downloads/. */
+/**
+ * A template's file gets its address in the public bucket downloads of
+ * storage/v1, as an attachment; the binary puts web/public/downloads/ there
+ * at its first start, and staff may replace a file from then on.
+ */
 type WithHref<F> = F extends { download: infer D } ? Omit<F, "download"> & { readonly download: D & { readonly href: string } } : F;
 
 /** A resource: its file's frontmatter, and what follows from it. */
@@ -41,7 +45,7 @@ function resourceOf(slug: string, { cover, ...data }: ResourceFrontmatter): Reso
     dateText: dateText.format(new Date(`${data.date}T00:00:00Z`)),
   };
   if (data.category !== "template") return resource as Resource;
-  return { ...resource, download: { ...data.download, href: `/downloads/${data.download.fileName}` } } as Resource;
+  return { ...resource, download: { ...data.download, href: `/storage/v1/object/public/downloads/${encodeURIComponent(data.download.fileName)}?download` } } as Resource;
 }
 
 /**

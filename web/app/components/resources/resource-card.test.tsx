@@ -38,7 +38,7 @@ describe("ResourceCard", () => {
   it("a template card also offers its file", () => {
     const { card } = renderCard("financial-model-template");
     const download = within(card).getByRole("link", { name: /Download/ });
-    expect(download.getAttribute("href")).toBe("/downloads/saas-financial-model.csv");
+    expect(download.getAttribute("href")).toBe("/storage/v1/object/public/downloads/saas-financial-model.csv?download");
     expect(download.hasAttribute("download")).toBe(true);
     expect(card.textContent).toContain("CSV, 3 KB");
   });

@@ -1,0 +1,65 @@
+package storage
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/google/uuid"
+)
+
+// SeedPublicBucket makes sure the public bucket id exists and holds the
+// files names of files, each under its name, of the type
+// contentType(name): a file already there is left as it is, so what staff
+// replaced stays replaced. Every instance may run it at start; one of them
+// stores each file.
+func (s *Service) SeedPublicBucket(ctx context.Context, id string, files fs.FS, names []string, contentType func(name string) string) error {
+	now := s.cfg.Now()
+	err := s.store.CreateBucket(ctx, Bucket{ID: id, Public: true, CreatedAt: now, UpdatedAt: now})
+	if err != nil && !errors.Is(err, ErrBucketExists) {
+		return fmt.Errorf("bucket %s: %w", id, err)
+	}
+	for _, name := range names {
+		switch _, err := s.store.Object(ctx, id, name); {
+		case err == nil:
+			continue
+		case !errors.Is(err, ErrObjectNotFound):
+			return fmt.Errorf("%s/%s: %w", id, name, err)
+		}
+		if err := s.seedFile(ctx, id, files, name, contentType(name)); err != nil {
+			return fmt.Errorf("%s/%s: %w", id, name, err)
+		}
+	}
+	return nil
+}
+
+// seedFile stores the file name of files as the object name of bucket,
+// unless another instance stored it first.
+func (s *Service) seedFile(ctx context.Context, bucket string, files fs.FS, name, contentType string) error {
+	f, err := files.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sum := md5.New()
+	key := newKey()
+	size, err := s.backend.Put(ctx, key, io.TeeReader(f, sum), contentType)
+	if err != nil {
+		return err
+	}
+	now := s.cfg.Now()
+	o := Object{ID: uuid.NewString(), BucketID: bucket, Name: name, Key: key, Size: size, ContentType: contentType,
+		CacheControl: "max-age=3600", ETag: `"` + hex.EncodeToString(sum.Sum(nil)) + `"`,
+		CreatedAt: now, UpdatedAt: now, LastAccessedAt: now}
+	if _, err = s.store.PutObject(ctx, o, false); err != nil {
+		_ = s.backend.Delete(ctx, key)
+		if errors.Is(err, ErrObjectExists) {
+			return nil // another instance was first
+		}
+	}
+	return err
+}
