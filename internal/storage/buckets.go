@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -234,7 +233,7 @@ func (s *Service) emptyBucket(req *request, id string) *Error {
 	if err != nil {
 		return s.failed(req, err)
 	}
-	s.deleteBlobs(req.r, removed)
+	s.deleteBlobs(req.r.Context(), removed)
 	writeJSON(req.w, message{"Successfully emptied"})
 	return nil
 }
@@ -256,10 +255,10 @@ func (s *Service) deleteBucket(req *request, id string) *Error {
 
 // deleteBlobs deletes the blobs of objects the store no longer names; a
 // failure leaves an orphan blob, which is logged.
-func (s *Service) deleteBlobs(r *http.Request, objects []Object) {
+func (s *Service) deleteBlobs(ctx context.Context, objects []Object) {
 	for _, o := range objects {
 		// Even when the caller has gone: the store no longer names them.
-		if err := s.backend.Delete(context.WithoutCancel(r.Context()), o.Key); err != nil {
+		if err := s.backend.Delete(context.WithoutCancel(ctx), o.Key); err != nil {
 			s.cfg.Logger.Warn("storage: blob left behind", "key", o.Key, "err", err)
 		}
 	}

@@ -1,13 +1,17 @@
 package storage
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	pathpkg "path"
 	"time"
 
 	"github.com/google/uuid"
+
+	"studio/internal/api"
 )
 
 // newKey is the backend key of a new blob: every upload gets its own, so
@@ -48,38 +52,66 @@ func (s *Service) store1(req *request, bucket, name, owner string, upsert bool) 
 	if !mimeAllowed(b.AllowedMimeTypes, u.contentType) {
 		return errMimeType(u.contentType)
 	}
-	key := newKey()
 	body := newUploadReader(req.w, u.body, limit)
-	size, err := s.backend.Put(req.r.Context(), key, body, u.contentType)
+	o, err := s.putObject(req.r.Context(), Object{BucketID: bucket, Name: name, ContentType: u.contentType,
+		CacheControl: u.cacheControl, UserMetadata: u.metadata, Owner: owner}, body, upsert)
 	switch {
 	case errors.Is(err, errOverLimit):
 		return errTooLarge()
-	case err != nil && body.bodyErr != nil:
+	case errors.Is(err, errBlobNotStored) && body.bodyErr != nil:
 		return errInvalidRequest("The upload's body was cut off")
-	case err != nil:
+	case errors.Is(err, errBlobNotStored):
 		s.cfg.Logger.Error("storage: put blob", "path", req.r.URL.Path, "err", err)
 		return errInternal()
-	}
-	now := s.cfg.Now()
-	o := Object{ID: uuid.NewString(), BucketID: bucket, Name: name, Key: key, Size: size, ContentType: u.contentType,
-		CacheControl: u.cacheControl, ETag: body.etag(), UserMetadata: u.metadata, Owner: owner,
-		CreatedAt: now, UpdatedAt: now, LastAccessedAt: now}
-	ctx, cancel = storeCtx(req.r)
-	defer cancel()
-	replaced, err := s.store.PutObject(ctx, o, upsert)
-	if err != nil {
-		s.deleteBlobs(req.r, []Object{o})
+	case err != nil:
 		return s.failed(req, err)
-	}
-	if replaced != nil {
-		o.ID = replaced.ID
-		s.deleteBlobs(req.r, []Object{*replaced})
 	}
 	writeJSON(req.w, struct {
 		ID  string `json:"Id"`
 		Key string `json:"Key"`
 	}{o.ID, bucket + "/" + name})
 	return nil
+}
+
+// errBlobNotStored marks a failure to store an upload's bytes.
+var errBlobNotStored = errors.New("storage: the bytes were not stored")
+
+// putObject streams body into a new blob, then commits o (its bucket,
+// name, type, cache control, metadata and owner set) as the object of that
+// name, then deletes the blob it replaced (upsert; without, an object of
+// that name is ErrObjectExists). It returns the object stored, with the ID
+// of the one it replaced. errOverLimit: body ran past its limit.
+func (s *Service) putObject(ctx context.Context, o Object, body *uploadReader, upsert bool) (Object, error) {
+	o.Key = newKey()
+	size, err := s.backend.Put(ctx, o.Key, body, o.ContentType)
+	switch {
+	case errors.Is(err, errOverLimit):
+		return o, err
+	case err != nil:
+		return o, fmt.Errorf("%w: %w", errBlobNotStored, err)
+	}
+	now := s.cfg.Now()
+	o.ID, o.Size, o.ETag, o.CreatedAt, o.UpdatedAt, o.LastAccessedAt = uuid.NewString(), size, body.etag(), now, now, now
+	return s.commitObject(ctx, o, upsert)
+}
+
+// commitObject stores the metadata o of a blob already in the backend:
+// with upsert it replaces an object of that name, whose blob it then
+// deletes, and keeps its ID; without, such an object is ErrObjectExists.
+// On a failure it deletes o's blob.
+func (s *Service) commitObject(ctx context.Context, o Object, upsert bool) (Object, error) {
+	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), api.StoreTimeout)
+	defer cancel()
+	replaced, err := s.store.PutObject(storeCtx, o, upsert)
+	if err != nil {
+		s.deleteBlobs(ctx, []Object{o})
+		return o, err
+	}
+	if replaced != nil {
+		o.ID = replaced.ID
+		s.deleteBlobs(ctx, []Object{*replaced})
+	}
+	return o, nil
 }
 
 // download answers GET and HEAD of /object/{bucket}/{name},
@@ -370,16 +402,9 @@ func (s *Service) copyObject(req *request) *Error {
 		s.cfg.Logger.Error("storage: copy blob", "err", err)
 		return errInternal()
 	}
-	ctx, cancel = storeCtx(req.r)
-	defer cancel()
-	replaced, err := s.store.PutObject(ctx, o, req.r.Header.Get("x-upsert") == "true")
+	o, err = s.commitObject(req.r.Context(), o, req.r.Header.Get("x-upsert") == "true")
 	if err != nil {
-		s.deleteBlobs(req.r, []Object{o})
 		return s.failed(req, err)
-	}
-	if replaced != nil {
-		o.ID = replaced.ID
-		s.deleteBlobs(req.r, []Object{*replaced})
 	}
 	writeJSON(req.w, struct {
 		ID  string `json:"Id"`
@@ -448,6 +473,6 @@ func (s *Service) remove(req *request, bucket string, names []string) ([]Object,
 	if err != nil {
 		return nil, s.failed(req, err)
 	}
-	s.deleteBlobs(req.r, removed)
+	s.deleteBlobs(req.r.Context(), removed)
 	return removed, nil
 }

@@ -2,14 +2,9 @@ package storage
 
 import (
 	"context"
-	"crypto/md5"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-
-	"github.com/google/uuid"
 )
 
 // SeedPublicBucket makes sure the public bucket id exists and holds the
@@ -45,21 +40,8 @@ func (s *Service) seedFile(ctx context.Context, bucket string, files fs.FS, name
 		return err
 	}
 	defer f.Close()
-	sum := md5.New()
-	key := newKey()
-	size, err := s.backend.Put(ctx, key, io.TeeReader(f, sum), contentType)
-	if err != nil {
-		return err
-	}
-	now := s.cfg.Now()
-	o := Object{ID: uuid.NewString(), BucketID: bucket, Name: name, Key: key, Size: size, ContentType: contentType,
-		CacheControl: "max-age=3600", ETag: `"` + hex.EncodeToString(sum.Sum(nil)) + `"`,
-		CreatedAt: now, UpdatedAt: now, LastAccessedAt: now}
-	if _, err = s.store.PutObject(ctx, o, false); err != nil {
-		_ = s.backend.Delete(ctx, key)
-		if errors.Is(err, ErrObjectExists) {
-			return nil // another instance was first
-		}
+	if _, err = s.PutFile(ctx, bucket, name, contentType, f, false); errors.Is(err, ErrObjectExists) {
+		return nil // another instance was first
 	}
 	return err
 }

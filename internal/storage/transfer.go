@@ -28,6 +28,9 @@ type deadlines struct {
 }
 
 func (d *deadlines) progress() {
+	if d.set == nil {
+		return // not a connection's transfer
+	}
 	if now := time.Now(); now.After(d.next) {
 		_ = d.set(now.Add(idleTimeout)) // not every connection has deadlines (HTTP/2 in tests)
 		d.next = now.Add(idleTimeout / 6)
@@ -66,8 +69,14 @@ type uploadReader struct {
 	bodyErr error
 }
 
+// newUploadReader reads r, which arrives on the connection of w (nil for a
+// body that does not come from a request).
 func newUploadReader(w http.ResponseWriter, r io.Reader, limit int64) *uploadReader {
-	return &uploadReader{r: r, left: limit, md5: md5.New(), d: deadlines{set: http.NewResponseController(w).SetReadDeadline}}
+	u := &uploadReader{r: r, left: limit, md5: md5.New()}
+	if w != nil {
+		u.d.set = http.NewResponseController(w).SetReadDeadline
+	}
+	return u
 }
 
 func (u *uploadReader) Read(p []byte) (int, error) {

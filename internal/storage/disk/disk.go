@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"studio/internal/storage"
 )
@@ -82,8 +83,13 @@ func (b *Backend) Put(ctx context.Context, key string, r io.Reader, _ string) (i
 func tempName(final string) string {
 	var n [8]byte
 	_, _ = rand.Read(n[:])
-	return filepath.Join(filepath.Dir(final), ".tmp-"+hex.EncodeToString(n[:]))
+	return filepath.Join(filepath.Dir(final), tempPrefix+hex.EncodeToString(n[:]))
 }
+
+const tempPrefix = ".tmp-"
+
+// isTemp tells a temporary file of a write in progress by its name.
+func isTemp(name string) bool { return strings.HasPrefix(name, tempPrefix) }
 
 // commit renames the synced file tmp to final and syncs their directory,
 // so that the rename survives a power cut.
@@ -159,4 +165,57 @@ func (c contextReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
+}
+
+// CopyTo copies every blob of the backend that dst lacks into dst (a
+// directory of the same layout, made when missing), each as a hard link
+// where the file system allows, else as a synced copy; temporary files of
+// writes in progress are left out. Blobs never change once written, so a
+// copy is never stale. It returns how many it copied.
+func (b *Backend) CopyTo(dst string) (int, error) {
+	copied := 0
+	err := filepath.WalkDir(b.dir, func(src string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || isTemp(d.Name()) {
+			return err
+		}
+		rel, err := filepath.Rel(b.dir, src)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		if _, err := os.Lstat(to); err == nil {
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o750); err != nil {
+			return err
+		}
+		if err := os.Link(src, to); err != nil {
+			if err := copyFile(src, to); err != nil {
+				return err
+			}
+		}
+		copied++
+		return nil
+	})
+	return copied, err
+}
+
+// copyFile copies src to the new file to, synced.
+func copyFile(src, to string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+	if err != nil {
+		return err
+	}
+	if _, err = io.Copy(out, in); err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
