@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-auth test-cluster test-deploy deps-test bench bench-static bench-functions bench-auth bench-console bench-cluster audit clean
+.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -103,11 +103,17 @@ dev: build
 	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
 
 ## bench: benchmarks, not tests
-bench: bench-static bench-functions bench-auth bench-console bench-cluster
+bench: bench-static bench-storage bench-functions bench-auth bench-console bench-cluster
 
 # wrk against bin/studio and nginx serving the same files.
 bench-static: build
 	bash bench/static.sh
+
+# Files of /storage/v1: public downloads of a 10 KiB and a 1 MiB object
+# against nginx serving the same bytes (req/s, MB/s, ratio), and the upload
+# rate on the directory backend and on an S3 server (versitygw).
+bench-storage: build deps-test
+	scripts/with-s3 bash bench/storage.sh
 
 # Accepted contact messages per second (committed writes) and p50/p99 latency
 # at a fixed rate, on SQLite and on a throwaway PostgreSQL with fsync on.
