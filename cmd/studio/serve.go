@@ -241,6 +241,10 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		SigningKey: authCfg.MFAKey.Derive("storage signed urls"), AllowedOrigins: authCfg.AllowedOrigins, Logger: logger,
 	})
 	seedDownloads(ctx, files, logger)
+	counting, stopCounting := context.WithCancel(context.Background())
+	counted := make(chan struct{})
+	go func() { defer close(counted); files.CountDownloads(counting, 5*time.Second) }()
+	defer func() { stopCounting(); <-counted }() // the last counts, before the store closes
 	defer authSvc.Wait() // codes being mailed after their answer
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
 		Feed: db, AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,

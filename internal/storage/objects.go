@@ -129,6 +129,9 @@ func (s *Service) download(req *request, path string, public bool) *Error {
 	if public && !b.Public {
 		return errNoSuchBucket()
 	}
+	if b.Public {
+		return s.serveCounted(req, bucket, name)
+	}
 	return s.serveObject(req, bucket, name)
 }
 
@@ -142,6 +145,22 @@ const objectCSP = "sandbox"
 // If-Modified-Since, HEAD), with its type, ETag, Last-Modified and
 // Cache-Control; ?download makes it an attachment under its own name, ?download=name under name.
 func (s *Service) serveObject(req *request, bucket, name string) *Error {
+	_, e := s.serveObjectStatus(req, bucket, name)
+	return e
+}
+
+// serveCounted is serveObject for a public bucket's object: a whole GET
+// (200) counts as a download.
+func (s *Service) serveCounted(req *request, bucket, name string) *Error {
+	status, e := s.serveObjectStatus(req, bucket, name)
+	if e == nil && status == http.StatusOK && req.r.Method == http.MethodGet {
+		s.downloads.add(ObjectName{bucket, name})
+	}
+	return e
+}
+
+// serveObjectStatus is serveObject, also returning the status it answered.
+func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Error) {
 	// A replacement committed between the read of the metadata and the
 	// opening of the blob deletes the blob read of: read again, once.
 	for range 2 {
@@ -149,7 +168,7 @@ func (s *Service) serveObject(req *request, bucket, name string) *Error {
 		o, err := s.store.Object(ctx, bucket, name)
 		cancel()
 		if err != nil {
-			return s.failed(req, err)
+			return 0, s.failed(req, err)
 		}
 		f, err := s.backend.Open(req.r.Context(), o.Key)
 		if errors.Is(err, ErrBlobNotFound) {
@@ -157,7 +176,7 @@ func (s *Service) serveObject(req *request, bucket, name string) *Error {
 		}
 		if err != nil {
 			s.cfg.Logger.Error("storage: open blob", "path", req.r.URL.Path, "err", err)
-			return errInternal()
+			return 0, errInternal()
 		}
 		defer f.Close()
 		h := req.w.Header()
@@ -173,10 +192,11 @@ func (s *Service) serveObject(req *request, bucket, name string) *Error {
 			}
 			h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": filename}))
 		}
-		http.ServeContent(newProgressWriter(req.w), req.r, "", o.UpdatedAt, f)
-		return nil
+		pw := newProgressWriter(req.w)
+		http.ServeContent(pw, req.r, "", o.UpdatedAt, f)
+		return pw.status, nil
 	}
-	return errNoSuchKey()
+	return 0, errNoSuchKey()
 }
 
 // staffObject returns the object of path ("bucket/name") for staff; to
@@ -257,6 +277,9 @@ type metadataJSON struct {
 	LastModified   time.Time `json:"lastModified"`
 	ContentLength  int64     `json:"contentLength"`
 	HTTPStatusCode int       `json:"httpStatusCode"`
+	// Downloads is this site's addition: the object's downloads from a
+	// public bucket (Object.Downloads).
+	Downloads int64 `json:"downloads"`
 }
 
 // fileObjectJSON is an entry of a list, or an object removed; a folder's
@@ -279,7 +302,7 @@ func toFileObjectJSON(name string, o *Object) fileObjectJSON {
 	}
 	return fileObjectJSON{Name: name, ID: &o.ID, UpdatedAt: &o.UpdatedAt, CreatedAt: &o.CreatedAt, LastAccessedAt: &o.LastAccessedAt,
 		Metadata: &metadataJSON{ETag: o.ETag, Size: o.Size, Mimetype: o.ContentType, CacheControl: o.CacheControl,
-			LastModified: o.UpdatedAt, ContentLength: o.Size, HTTPStatusCode: http.StatusOK},
+			LastModified: o.UpdatedAt, ContentLength: o.Size, HTTPStatusCode: http.StatusOK, Downloads: o.Downloads},
 		UserMetadata: rawOrNull(o.UserMetadata)}
 }
 

@@ -39,12 +39,13 @@ type Config struct {
 
 // Service is the /storage/v1 handler. It is safe for concurrent use.
 type Service struct {
-	store   Store
-	backend Backend
-	auth    auth.Authorizer
-	cfg     Config
-	cors    cors.Policy
-	tokens  tokenKeys
+	store     Store
+	backend   Backend
+	downloads downloadCounter
+	auth      auth.Authorizer
+	cfg       Config
+	cors      cors.Policy
+	tokens    tokenKeys
 }
 
 // New returns the service keeping metadata in st and bytes in b, checking

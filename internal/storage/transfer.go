@@ -37,10 +37,19 @@ func (d *deadlines) progress() {
 	}
 }
 
-// progressWriter is the response writer of a download.
+// progressWriter is the response writer of a download; it keeps the
+// status answered.
 type progressWriter struct {
 	http.ResponseWriter
-	d deadlines
+	d      deadlines
+	status int
+}
+
+func (p *progressWriter) WriteHeader(status int) {
+	if p.status == 0 {
+		p.status = status
+	}
+	p.ResponseWriter.WriteHeader(status)
 }
 
 func newProgressWriter(w http.ResponseWriter) *progressWriter {
@@ -48,6 +57,9 @@ func newProgressWriter(w http.ResponseWriter) *progressWriter {
 }
 
 func (p *progressWriter) Write(b []byte) (int, error) {
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
 	p.d.progress()
 	return p.ResponseWriter.Write(b)
 }

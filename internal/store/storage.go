@@ -151,12 +151,16 @@ func (s *DB) EmptyBucket(ctx context.Context, id string) ([]storage.Object, erro
 	return removed, cmp.Or(err, outcome)
 }
 
-const objectColumns = `id, bucket_id, name, blob_key, size, content_type, cache_control, etag, user_metadata, owner, created_at, updated_at, last_accessed_at`
+// objectColumns are those an upload sets; objectSelect adds the counts.
+const (
+	objectColumns = `id, bucket_id, name, blob_key, size, content_type, cache_control, etag, user_metadata, owner, created_at, updated_at, last_accessed_at`
+	objectSelect  = objectColumns + `, downloads`
+)
 
 func (s *DB) scanObject(row scanner, o *storage.Object) error {
 	var meta sql.NullString
 	if err := row.Scan(&o.ID, &o.BucketID, &o.Name, &o.Key, &o.Size, &o.ContentType, &o.CacheControl, &o.ETag, &meta, &o.Owner,
-		s.d.timeDest(&o.CreatedAt), s.d.timeDest(&o.UpdatedAt), s.d.timeDest(&o.LastAccessedAt)); err != nil {
+		s.d.timeDest(&o.CreatedAt), s.d.timeDest(&o.UpdatedAt), s.d.timeDest(&o.LastAccessedAt), &o.Downloads); err != nil {
 		return err
 	}
 	o.UserMetadata = nil
@@ -169,7 +173,7 @@ func (s *DB) scanObject(row scanner, o *storage.Object) error {
 // objectsWhere returns the objects of a WHERE clause, by name; with lock,
 // locked for the transaction's changes (forUpdate).
 func (s *DB) objectsWhere(ctx context.Context, q queryer, lock bool, where string, args ...any) ([]storage.Object, error) {
-	query := `SELECT ` + objectColumns + ` FROM storage_objects WHERE ` + where + ` ORDER BY name`
+	query := `SELECT ` + objectSelect + ` FROM storage_objects WHERE ` + where + ` ORDER BY name`
 	if lock {
 		query += s.d.forUpdate
 	}
@@ -253,7 +257,7 @@ func (s *DB) PutObject(ctx context.Context, o storage.Object, upsert bool) (*sto
 func (s *DB) Object(ctx context.Context, bucket, name string) (storage.Object, error) {
 	var o storage.Object
 	found := false
-	err := s.query(ctx, "get object", `SELECT `+objectColumns+` FROM storage_objects WHERE bucket_id = ? AND name = ?`,
+	err := s.query(ctx, "get object", `SELECT `+objectSelect+` FROM storage_objects WHERE bucket_id = ? AND name = ?`,
 		[]any{bucket, name}, func(rows *sql.Rows) error { found = true; return s.scanObject(rows, &o) })
 	if err == nil && !found {
 		err = storage.ErrObjectNotFound
@@ -269,7 +273,7 @@ func (s *DB) Object(ctx context.Context, bucket, name string) (storage.Object, e
 func (s *DB) ListObjects(ctx context.Context, bucket string, q storage.ListQuery) ([]storage.Entry, error) {
 	start := asciiLower(q.Prefix + q.Search)
 	var objects []storage.Object
-	err := s.query(ctx, "list objects", `SELECT `+objectColumns+` FROM storage_objects
+	err := s.query(ctx, "list objects", `SELECT `+objectSelect+` FROM storage_objects
 		WHERE bucket_id = ? AND lower(name) LIKE ? ESCAPE '!' ORDER BY name`,
 		[]any{bucket, likePrefix(start)}, func(rows *sql.Rows) error {
 			var o storage.Object
@@ -409,4 +413,17 @@ func noRowMeans(res sql.Result, refusal error) error {
 		return refusal
 	}
 	return nil
+}
+
+// CountDownloads implements storage.Store.
+func (s *DB) CountDownloads(ctx context.Context, counts map[storage.ObjectName]int64) error {
+	return s.write(ctx, "count downloads", func(ctx context.Context, tx *sql.Tx) error {
+		for n, c := range counts {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_objects SET downloads = downloads + ? WHERE bucket_id = ? AND name = ?`),
+				c, n.Bucket, n.Name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -80,6 +80,13 @@ test("the public bucket downloads holds the site's templates from the first star
   // A restart leaves the replacement alone.
   const again = await studio.serve();
   assert.equal(await (await fetch(`${again}/storage/v1/object/public/downloads/saas-financial-model.csv`)).text(), "Month,Customers\n1,10\n");
+  // Whole public downloads are counted (written every 5 s) and listed in each file's metadata.
+  let counted = 0;
+  for (const deadline = Date.now() + 8000; counted < 2 && Date.now() < deadline; await sleep(250)) {
+    const files = ok(await staff.storage.from("downloads").list());
+    counted = files.find((f) => f.name === "saas-financial-model.csv").metadata.downloads;
+  }
+  assert.equal(counted, 2, "the two whole downloads of saas-financial-model.csv are counted");
   // The old address of a template is sent there.
   res = await fetch(`${base}/downloads/saas-financial-model.csv`, { redirect: "manual" });
   assert.equal(res.status, 301);

@@ -26,7 +26,8 @@ CREATE TABLE storage_objects (
     owner            TEXT NOT NULL DEFAULT '',
     created_at       TIMESTAMPTZ NOT NULL,
     updated_at       TIMESTAMPTZ NOT NULL,
-    last_accessed_at TIMESTAMPTZ NOT NULL
+    last_accessed_at TIMESTAMPTZ NOT NULL,
+    downloads        BIGINT NOT NULL DEFAULT 0 -- public downloads answered 200 (counted in batches)
 );
 
 -- One object per name in a bucket; listing a folder walks this index.

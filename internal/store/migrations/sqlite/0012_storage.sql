@@ -25,7 +25,8 @@ CREATE TABLE storage_objects (
     owner            TEXT NOT NULL DEFAULT '',
     created_at       TEXT NOT NULL,
     updated_at       TEXT NOT NULL,
-    last_accessed_at TEXT NOT NULL
+    last_accessed_at TEXT NOT NULL,
+    downloads        INTEGER NOT NULL DEFAULT 0 -- public downloads answered 200 (counted in batches)
 );
 
 -- One object per name in a bucket; listing a folder walks this index.
