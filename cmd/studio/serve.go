@@ -245,7 +245,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	counted := make(chan struct{})
 	go func() { defer close(counted); files.CountDownloads(counting, 5*time.Second) }()
 	defer func() { stopCounting(); <-counted }() // the last counts, before the store closes
-	defer authSvc.Wait() // codes being mailed after their answer
+	defer authSvc.Wait()                         // codes being mailed after their answer
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
 		Feed: db, AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
 		Connected: meters.RealtimeConnected, Limited: meters.RealtimeLimited,
