@@ -1,8 +1,12 @@
 // make audit: Lighthouse (mobile profile) against the built binary on
 // loopback, every route of the route table plus a resource detail page and the
 // 404 page, RUNS runs each; prints the medians. A benchmark, not a test.
-// Columns: the four category scores, FCP, LCP, TBT, "JS ms" (bootup-time:
-// the main-thread time spent in scripts during the load), CLS, bytes, requests.
+// Columns: the four category scores, FCP, LCP, LCP-FCP, TBT, "JS ms"
+// (bootup-time: the main-thread time spent in scripts during the load), CLS,
+// bytes, requests, and "blocking B": what the first paint waits for, the
+// HTML and the render-blocking stylesheets as served with brotli (under
+// 14,600 B, one initial congestion window, it needs no second round trip;
+// web/scripts/size-budget.mjs checks it on the build).
 // Usage: node audit.mjs [routes...]   (env: RUNS, AUDIT_PORT, CHROMIUM_PATH)
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -39,6 +43,20 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
 });
 
+/** blockingBytes is the brotli size, as served, of a page's HTML and of the stylesheets its head links outside <noscript>. */
+async function blockingBytes(url) {
+  const served = (res) => Number(res.headers.get("content-length"));
+  const res = await fetch(url, { headers: { "accept-encoding": "br" } });
+  const html = await res.text();
+  const head = html.slice(0, html.indexOf("</head>")).replace(/<noscript>[\s\S]*?<\/noscript>/g, "");
+  let total = served(res);
+  for (const [tag] of head.matchAll(/<link\b[^>]*>/g)) {
+    if (!/\srel="stylesheet"/.test(tag) || /\smedia=/.test(tag)) continue;
+    total += served(await fetch(new URL(tag.match(/\shref="([^"]*)"/)[1], url), { headers: { "accept-encoding": "br" } }));
+  }
+  return total;
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
@@ -46,7 +64,7 @@ const median = (xs) => {
 
 const pad = (v, n) => String(v).padStart(n);
 const row = (r) =>
-  `${r.route.padEnd(36)} ${pad(r.perf, 4)} ${pad(r.a11y, 4)} ${pad(r.bp, 4)} ${pad(r.seo, 4)} ${pad(Math.round(r.fcp), 7)} ${pad(Math.round(r.lcp), 7)} ${pad(Math.round(r.tbt), 7)} ${pad(Math.round(r.bootup), 7)} ${pad(r.cls.toFixed(3), 6)} ${pad((r.bytes / 1024).toFixed(1), 6)} ${pad(r.requests, 4)}`;
+  `${r.route.padEnd(36)} ${pad(r.perf, 4)} ${pad(r.a11y, 4)} ${pad(r.bp, 4)} ${pad(r.seo, 4)} ${pad(Math.round(r.fcp), 7)} ${pad(Math.round(r.lcp), 7)} ${pad(Math.round(r.lcpAfterFcp), 7)} ${pad(Math.round(r.tbt), 7)} ${pad(Math.round(r.bootup), 7)} ${pad(r.cls.toFixed(3), 6)} ${pad((r.bytes / 1024).toFixed(1), 6)} ${pad(r.requests, 4)} ${pad(r.blocking, 10)}`;
 
 // Lighthouse now and then fails to record a trace (NO_NAVSTART): such a run
 // is made again, up to ATTEMPTS times.
@@ -64,7 +82,7 @@ async function audit(url) {
 
 // Each route's row is printed as soon as it is measured.
 console.log(`Lighthouse ${RUNS} runs per route, mobile profile, medians`);
-console.log(`${"route".padEnd(36)} ${pad("perf", 4)} ${pad("a11y", 4)} ${pad("bp", 4)} ${pad("seo", 4)} ${pad("FCP ms", 7)} ${pad("LCP ms", 7)} ${pad("TBT ms", 7)} ${pad("JS ms", 7)} ${pad("CLS", 6)} ${pad("KiB", 6)} ${pad("req", 4)}`);
+console.log(`${"route".padEnd(36)} ${pad("perf", 4)} ${pad("a11y", 4)} ${pad("bp", 4)} ${pad("seo", 4)} ${pad("FCP ms", 7)} ${pad("LCP ms", 7)} ${pad("LCP-FCP", 7)} ${pad("TBT ms", 7)} ${pad("JS ms", 7)} ${pad("CLS", 6)} ${pad("KiB", 6)} ${pad("req", 4)} ${pad("blocking B", 10)}`);
 const rows = [];
 try {
   for (const route of routes) {
@@ -79,6 +97,7 @@ try {
         seo: lhr.categories.seo.score * 100,
         fcp: a["first-contentful-paint"].numericValue,
         lcp: a["largest-contentful-paint"].numericValue,
+        lcpAfterFcp: a["largest-contentful-paint"].numericValue - a["first-contentful-paint"].numericValue,
         tbt: a["total-blocking-time"].numericValue,
         // Main-thread script time of the load (Lighthouse bootup-time): less machine-dependent than TBT.
         bootup: a["bootup-time"].numericValue,
@@ -91,7 +110,12 @@ try {
       });
     }
     const m = (k) => median(runs.map((r) => r[k]));
-    const r = { route, ...Object.fromEntries(["perf", "a11y", "bp", "seo", "fcp", "lcp", "tbt", "bootup", "cls", "bytes", "requests"].map((k) => [k, m(k)])), failing: [...new Set(runs.flatMap((r) => r.failing))] };
+    const r = {
+      route,
+      ...Object.fromEntries(["perf", "a11y", "bp", "seo", "fcp", "lcp", "lcpAfterFcp", "tbt", "bootup", "cls", "bytes", "requests"].map((k) => [k, m(k)])),
+      blocking: await blockingBytes(base + route),
+      failing: [...new Set(runs.flatMap((r) => r.failing))],
+    };
     rows.push(r);
     console.log(row(r));
   }
