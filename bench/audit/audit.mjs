@@ -121,6 +121,7 @@ try {
   }
 } finally {
   await chrome.kill();
+  server.kill(); // else its handle keeps this process alive after the table
 }
 
 const failing = rows.filter((r) => r.failing.length);
