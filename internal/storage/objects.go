@@ -118,21 +118,31 @@ func (s *Service) commitObject(ctx context.Context, o Object, upsert bool) (Obje
 // /object/authenticated/… (staff, or anyone for a public bucket) and
 // /object/public/… (public buckets only).
 func (s *Service) download(req *request, path string, public bool) *Error {
-	bucket, name, e := splitPath(path)
+	b, name, e := s.readablePath(req, path, public)
 	if e != nil {
 		return e
+	}
+	if b.Public {
+		return s.serveCounted(req, b.ID, name)
+	}
+	return s.serveObject(req, b.ID, name)
+}
+
+// readablePath is the bucket and name of path ("bucket/name") that the
+// request may read; public asks for a public bucket (the /public/ routes).
+func (s *Service) readablePath(req *request, path string, public bool) (Bucket, string, *Error) {
+	bucket, name, e := splitPath(path)
+	if e != nil {
+		return Bucket{}, "", e
 	}
 	b, e := s.bucket(req, bucket)
 	if e != nil {
-		return e
+		return b, "", e
 	}
 	if public && !b.Public {
-		return errNoSuchBucket()
+		return b, "", errNoSuchBucket()
 	}
-	if b.Public {
-		return s.serveCounted(req, bucket, name)
-	}
-	return s.serveObject(req, bucket, name)
+	return b, name, nil
 }
 
 // Headers of every object served: no type sniffing, and no script: an
@@ -221,20 +231,13 @@ func (s *Service) staffObject(req *request, path string) (Object, *Error) {
 // info answers GET /object/info/{bucket}/{name} (and /info/public/…,
 // /info/authenticated/…): the object's metadata.
 func (s *Service) info(req *request, path string, public bool) *Error {
-	bucket, name, e := splitPath(path)
+	b, name, e := s.readablePath(req, path, public)
 	if e != nil {
 		return e
-	}
-	b, e := s.bucket(req, bucket)
-	if e != nil {
-		return e
-	}
-	if public && !b.Public {
-		return errNoSuchBucket()
 	}
 	ctx, cancel := storeCtx(req.r)
 	defer cancel()
-	o, err := s.store.Object(ctx, bucket, name)
+	o, err := s.store.Object(ctx, b.ID, name)
 	if err != nil {
 		return s.failed(req, err)
 	}
