@@ -86,7 +86,7 @@ export function FileDetails({ bucket, isPublic, entry, onClose, onChanged }: Pro
     >
       <div className="flex max-h-[90dvh] flex-col gap-5 overflow-y-auto bg-white p-5 ring-1 ring-slate-900/10 sm:max-h-[84dvh] sm:p-6 dark:bg-slate-900 dark:ring-white/10">
         <header className="flex items-start justify-between gap-3">
-          <h2 id={titleId} className="min-w-0 break-all text-xl font-bold tracking-tight">
+          <h2 id={titleId} className="min-w-0 break-words text-xl font-bold tracking-tight">
             {entry.name}
           </h2>
           <button type="button" onClick={() => dialog.current?.close()} className={buttonClass("ghost", "sm", "size-9 shrink-0 px-0")} aria-label={filesCopy.close}>
@@ -95,7 +95,7 @@ export function FileDetails({ bucket, isPublic, entry, onClose, onChanged }: Pro
         </header>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <Field label={filesCopy.details.path}>
-            <span className="break-all">{`${bucket}/${entry.path}`}</span>
+            <span className="break-words">{`${bucket}/${entry.path}`}</span>
           </Field>
           <Field label={filesCopy.details.size}>
             <span data-testid="file-size">{formatSize(entry.size)}</span>
@@ -174,7 +174,7 @@ function Preview({ bucket, entry }: { bucket: string; entry: FileEntry }) {
       src={src}
       alt={filesCopy.details.preview(entry.name)}
       onError={() => setFailed(true)}
-      className="max-h-72 w-auto max-w-full self-start rounded-lg border border-slate-200 bg-[repeating-conic-gradient(#e2e8f0_0_25%,transparent_0_50%)] bg-[length:16px_16px] object-contain dark:border-slate-700"
+      className="max-h-72 min-h-16 min-w-16 w-auto max-w-full self-start rounded-lg border border-slate-200 bg-[repeating-conic-gradient(#e2e8f0_0_25%,transparent_0_50%)] bg-[length:16px_16px] object-contain dark:border-slate-700"
     />
   );
 }
@@ -206,7 +206,7 @@ function MoveForm({ entry, busy, onMove }: { entry: FileEntry; busy: boolean; on
           aria-invalid={shown ? true : undefined}
           spellCheck={false}
           autoComplete="off"
-          className="h-9 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 text-sm focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-950"
+          className="h-9 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-sm sm:flex-1 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-950"
         />
         <button type="submit" className={buttonClass("secondary", "sm")} disabled={busy}>
           <FolderInput aria-hidden="true" className="size-4" />

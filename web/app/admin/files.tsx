@@ -274,7 +274,8 @@ function BucketFolder({ bucket, prefix }: { bucket: string; prefix: string }) {
             ]}
           />
         )}
-        <p className={cn("rounded-xl border-2 border-dashed px-4 py-6 text-center text-sm", dragging ? "border-brand-600 text-brand-800 dark:border-brand-300 dark:text-brand-100" : "border-slate-300 text-slate-600 dark:border-slate-700 dark:text-slate-400")}>
+        {entries.length >= FOLDER_LIMIT && <p className="text-sm text-slate-600 dark:text-slate-400">{filesCopy.truncated(FOLDER_LIMIT)}</p>}
+        <p className={cn("rounded-xl border-2 border-dashed px-4 py-6 text-center text-sm", dragging ? "block border-brand-600 text-brand-800 dark:border-brand-300 dark:text-brand-100" : "hidden border-slate-300 text-slate-600 sm:block dark:border-slate-700 dark:text-slate-400")}>
           {dragging ? filesCopy.dropNow : filesCopy.dropHere(where)}
         </p>
       </div>

@@ -194,6 +194,7 @@ export const filesCopy = {
   empty: { title: "This folder is empty", text: "Drop files here, or use Upload." },
   columns: { name: "Name", size: "Size", type: "Type", modified: "Modified" },
   folder: "Folder",
+  truncated: (n: number) => `Showing the first ${n.toLocaleString("en")} entries of this folder.`,
   open: (name: string) => `Details of ${name}`,
   upload: "Upload files",
   dropHere: (where: string) => `Drop files here to upload them to ${where}`,
