@@ -10,7 +10,8 @@ export function describeFailure(f: StorageFailure): { title: string; text: strin
   const refusal = refusalOf(f);
   if (refusal) return { title: filesCopy.refusals[refusal], text: filesCopy.serverSaid(f.message) };
   const { title, text } = problemText(classify(asRequestFailure(f)));
-  return { title, text: text === f.message || !f.message ? text : `${text} ${filesCopy.serverSaid(f.message)}` };
+  // With no answer (status 0) the message is the browser's, not the server's.
+  return { title, text: f.status === 0 || !f.message || text === f.message ? text : `${text} ${filesCopy.serverSaid(f.message)}` };
 }
 
 /** storageFailure reads a supabase-js storage error (StorageApiError: status, statusCode, message; or a network failure). */

@@ -123,6 +123,9 @@ describe("storage/v1 refusals", () => {
   it("counts the body's statusCode as the status, so an aal2 refusal is seen as one", () => {
     expect(asRequestFailure({ status: 400, statusCode: "403", message: "AAL2 session is required" })).toMatchObject({ status: 403 });
     expect(asRequestFailure({ status: 503, statusCode: "503", message: "x" })).toMatchObject({ status: 503 });
-    expect(describeFailure({ status: 0, message: "Failed to fetch" }).title).toBe("The server cannot be reached");
+    expect(describeFailure({ status: 0, message: "Failed to fetch" })).toEqual({ title: "The server cannot be reached", text: "Check your connection, then try again." });
+    expect(describeFailure({ status: 503, statusCode: "503", message: "Could not reach the database, try again in a moment" }).text).toContain(
+      filesCopy.serverSaid("Could not reach the database, try again in a moment"),
+    );
   });
 });

@@ -11,7 +11,7 @@ import { buttonClass } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { anonKeyOf } from "./client";
 import { useConsole } from "./console-context";
-import { pathProblem, percent, refusalOf, type StorageFailure } from "./files-path";
+import { asRequestFailure, pathProblem, percent, refusalOf, type StorageFailure } from "./files-path";
 import { FailureText } from "./file-failure";
 import { classify } from "./problem";
 import { uploadObject } from "./upload";
@@ -71,7 +71,8 @@ export function useUploads(onUploaded: (u: Upload) => void) {
         done.current({ ...upload, state: "done" });
       } else {
         change(id, { state: "failed", failure: result.failure });
-        if (!refusalOf(result.failure)) reportProblem(classify({ status: result.failure.status, message: result.failure.message, name: result.failure.name }));
+        // A session that ended, or one that must pass the two-step check first, goes to the sign-in flow too.
+        if (!refusalOf(result.failure)) reportProblem(classify(asRequestFailure(result.failure)));
       }
     },
     [client, reportProblem],
