@@ -67,7 +67,7 @@ const fileButton = (page: Page, name: string) => page.getByRole("button", { name
 const details = (page: Page) => page.getByRole("dialog");
 const uploadRow = (page: Page, name: string) => page.getByTestId("upload").filter({ hasText: name });
 
-/** openFolder goes to a bucket's folder from the navigation, as staff would. */
+/** openBucket goes to a bucket from the navigation, as staff would. */
 async function openBucket(page: Page, bucket: string) {
   await page.goto(`${studio.base}/admin`);
   await page.getByRole("link", { name: "Files", exact: true }).click();
