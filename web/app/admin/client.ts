@@ -13,6 +13,14 @@ export const SESSION_STORAGE_KEY = "studio-console-auth";
 
 let pending: Promise<SupabaseClient> | undefined;
 
+/** The anon key each client was made with (supabase-js keeps its own private). */
+const anonKeys = new WeakMap<SupabaseClient, string>();
+
+/** anonKeyOf is the anon key a console client sends as apikey (for requests made without supabase-js: uploads with progress). */
+export function anonKeyOf(client: SupabaseClient): string {
+  return anonKeys.get(client) ?? "";
+}
+
 /** consoleClient loads the configuration once and makes the client; a failed load is tried again on the next call. */
 export function consoleClient(): Promise<SupabaseClient> {
   pending ??= makeClient().catch((err: unknown) => {
@@ -27,7 +35,7 @@ async function makeClient(): Promise<SupabaseClient> {
   if (!res.ok) throw new Error(`${CONFIG_URL}: ${res.status}`);
   const { anonKey } = (await res.json()) as { anonKey?: unknown };
   if (typeof anonKey !== "string" || !anonKey) throw new Error(`${CONFIG_URL}: no anonKey`);
-  return createClient(location.origin, anonKey, {
+  const client = createClient(location.origin, anonKey, {
     auth: {
       persistSession: true,
       autoRefreshToken: true,
@@ -38,4 +46,6 @@ async function makeClient(): Promise<SupabaseClient> {
       flowType: "implicit",
     },
   });
+  anonKeys.set(client, anonKey);
+  return client;
 }

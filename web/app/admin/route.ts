@@ -14,12 +14,15 @@ export type Route =
   | { screen: "waitlist" }
   | { screen: "subscribers" }
   | { screen: "account" }
+  /** The bucket list without a bucket; a bucket's folder (prefix "" is its top) with one. */
+  | { screen: "files"; bucket?: string; prefix: string }
   | { screen: "not-found" };
 
 /** parseRoute reads the screen from a path; /admin itself is the inbox. */
 export function parseRoute(pathname: string): Route {
   const rest = pathname.replace(/\/+$/, "").slice(CONSOLE_ROOT.length).split("/").filter(Boolean);
   const [first, second, ...more] = rest.map((s) => decodeURIComponent(s));
+  if (first === "files") return { screen: "files", bucket: second, prefix: more.join("/") };
   if (more.length > 0) return { screen: "not-found" };
   switch (first) {
     case undefined:

@@ -12,6 +12,7 @@ import { Toaster, toast } from "~/components/ui/toast";
 import { cn } from "~/lib/cn";
 import { AccountScreen } from "./account";
 import { useConsole } from "./console-context";
+import { FilesScreen } from "./files";
 import { InboxScreen } from "./inbox";
 import { LivePaused } from "./list-screen";
 import { useLiveChanges, type Change } from "./live";
@@ -123,6 +124,8 @@ function Screen({ route }: { route: Route }) {
       return <SubscribersScreen />;
     case "account":
       return <AccountScreen />;
+    case "files":
+      return <FilesScreen bucket={route.bucket} prefix={route.prefix} />;
     case "not-found":
       return (
         <section aria-labelledby="screen-title">

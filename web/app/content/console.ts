@@ -1,6 +1,6 @@
 /**
  * Copy of the staff console at /admin (app/admin): sign-in, the two-step
- * check, the account page, the inbox, the waitlist and the subscribers.
+ * check, the account page, the inbox, the waitlist, the subscribers and the files.
  */
 
 export const consoleMeta = {
@@ -29,6 +29,7 @@ export const consoleNav = [
   { screen: "inbox", label: "Inbox", path: "/admin/inbox" },
   { screen: "waitlist", label: "Waitlist", path: "/admin/waitlist" },
   { screen: "subscribers", label: "Subscribers", path: "/admin/subscribers" },
+  { screen: "files", label: "Files", path: "/admin/files" },
   { screen: "account", label: "Account", path: "/admin/account" },
 ] as const;
 
@@ -177,6 +178,93 @@ export const subscribersCopy = {
   columns: { email: "E-mail", subscribed: "Subscribed" },
   empty: { title: "No subscribers yet", text: "Newsletter sign-ups from the resources pages show up here." },
   noMatch: (q: string) => ({ title: `No subscribers match “${q}”`, text: "Try another address, or clear the search." }),
+} as const;
+
+export const filesCopy = {
+  title: "Files",
+  bucketsLabel: "Buckets",
+  breadcrumbsLabel: "Folder",
+  public: "Public",
+  private: "Private",
+  publicHint: "Anyone with the link can download its files.",
+  privateHint: "Only staff can open its files; share them with a signed link.",
+  sizeLimit: (size: string) => `Up to ${size} a file`,
+  types: (types: string) => `Only ${types}`,
+  noBuckets: { title: "No buckets yet", text: "Buckets are made with supabase-js or the CLI; the site's templates are in downloads." },
+  empty: { title: "This folder is empty", text: "Drop files here, or use Upload." },
+  columns: { name: "Name", size: "Size", type: "Type", modified: "Modified" },
+  folder: "Folder",
+  truncated: (n: number) => `Showing the first ${n.toLocaleString("en")} entries of this folder.`,
+  open: (name: string) => `Details of ${name}`,
+  upload: "Upload files",
+  dropHere: (where: string) => `Drop files here to upload them to ${where}`,
+  dropNow: "Drop to upload",
+  uploads: "Uploads",
+  uploading: (pct: number) => `Uploading… ${pct}%`,
+  uploaded: "Uploaded",
+  uploadFailed: "Not uploaded",
+  progressLabel: (name: string) => `Upload of ${name}`,
+  replaceExisting: "Replace the existing file",
+  dismiss: "Dismiss",
+  cancel: "Cancel",
+  close: "Close",
+  details: {
+    path: "Path",
+    size: "Size",
+    type: "Type",
+    modified: "Modified",
+    preview: (name: string) => `Preview of ${name}`,
+    previewFailed: "The preview could not be loaded.",
+  },
+  replace: "Replace…",
+  replaced: (name: string) => `Replaced ${name}`,
+  move: {
+    title: "Rename or move",
+    label: "New path in the bucket",
+    hint: "Use / for folders, e.g. archive/2026/report.pdf.",
+    submit: "Rename or move",
+    busy: "Moving…",
+    done: (to: string) => `Moved to ${to}`,
+  },
+  remove: {
+    action: "Delete",
+    busy: "Deleting…",
+    confirm: (name: string) => `Delete ${name}? It cannot be brought back, and its links stop working.`,
+    done: (name: string) => `Deleted ${name}`,
+  },
+  links: {
+    title: "Share",
+    publicLabel: "Public link",
+    signedLabel: "Signed link",
+    expiryLabel: "Valid for",
+    expiries: [
+      { seconds: 3600, label: "1 hour" },
+      { seconds: 86400, label: "1 day" },
+      { seconds: 604800, label: "7 days" },
+    ],
+    create: "Create signed link",
+    creating: "Creating…",
+    copy: "Copy",
+    copied: "Link copied",
+    copyFailed: "The link could not be copied. Select it and copy it by hand.",
+    expires: (when: string) => `Works until ${when}.`,
+  },
+  pathProblems: {
+    empty: "Enter a name.",
+    dots: "A name cannot have . or .. as a part.",
+    emptySegment: "A path cannot start or end with /, or have // in it.",
+    control: "A name cannot have control characters (tabs, line breaks).",
+    tooLong: "The path is longer than 1,024 bytes.",
+  },
+  /** What storage/v1's refusals mean, before its own words. */
+  refusals: {
+    exists: "A file with this name already exists.",
+    tooLarge: "The file is larger than this bucket allows.",
+    typeNotAllowed: "This bucket does not take files of this type.",
+    notFound: "The file or bucket is no longer there.",
+    invalidName: "The name is not allowed.",
+  },
+  serverSaid: (message: string) => `The server said: ${message}`,
 } as const;
 
 export const listCopy = {
