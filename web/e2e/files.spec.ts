@@ -173,6 +173,15 @@ test("replace a site template through the screen: the public download serves it;
 
   await page.keyboard.press("Escape");
   await expect(details(page)).toHaveCount(0);
+
+  // Its whole public downloads (the two public GETs above; a signed link's is not one) are
+  // counted and written every 5 s: the list shows them once reloaded.
+  const row = page.getByRole("row").filter({ has: fileButton(page, TEMPLATE) });
+  await expect(page.getByRole("columnheader", { name: filesCopy.columns.downloads })).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(row.getByRole("cell").last()).toHaveText(/(^|:)2$/, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
 });
 
 test("a private bucket: drop a file to upload it, see an image's preview, and read each refusal in full", async ({ browser }) => {

@@ -17,7 +17,7 @@ import { formatDateTime } from "./time";
 import { UploadRow, useUploads } from "./uploads";
 
 /** A file as the Files screen lists it. */
-export type FileEntry = { path: string; name: string; size: number; type: string; modified: string };
+export type FileEntry = { path: string; name: string; size: number; type: string; modified: string; downloads: number };
 
 /** How long a preview's signed URL works, in seconds. */
 const PREVIEW_SECONDS = 300;
@@ -102,6 +102,7 @@ export function FileDetails({ bucket, isPublic, entry, onClose, onChanged }: Pro
           </Field>
           <Field label={filesCopy.details.type}>{entry.type || "—"}</Field>
           <Field label={filesCopy.details.modified}>{entry.modified ? <time dateTime={entry.modified}>{formatDateTime(entry.modified)}</time> : "—"}</Field>
+          {isPublic && <Field label={filesCopy.details.downloads}>{entry.downloads.toLocaleString("en-US")}</Field>}
         </dl>
         {isPreviewable(entry.type) && <Preview bucket={bucket} entry={entry} />}
         {failure && <FailureText failure={failure} className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 dark:border-red-900 dark:bg-red-950/40" />}

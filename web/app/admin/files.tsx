@@ -130,15 +130,16 @@ function Breadcrumbs({ bucket, prefix }: { bucket: string; prefix: string }) {
   );
 }
 
-/** entryOf reads a listed object's size, type and time (storage/v1 puts them in metadata). */
+/** entryOf reads a listed object's size, type, time and downloads (storage/v1 puts them in metadata). */
 function entryOf(prefix: string, o: FileObject): FileEntry {
-  const m = (o.metadata ?? {}) as { size?: number; mimetype?: string; lastModified?: string };
+  const m = (o.metadata ?? {}) as { size?: number; mimetype?: string; lastModified?: string; downloads?: number };
   return {
     path: joinPath(prefix, o.name),
     name: o.name,
     size: m.size ?? 0,
     type: m.mimetype ?? "",
     modified: m.lastModified ?? o.updated_at ?? o.created_at ?? "",
+    downloads: m.downloads ?? 0,
   };
 }
 
@@ -173,6 +174,8 @@ function BucketFolder({ bucket, prefix }: { bucket: string; prefix: string }) {
   const folders = entries.filter((o) => o.id === null);
   const files = entries.filter((o) => o.id !== null).map((o) => entryOf(prefix, o));
   const bucketInfo = info.phase === "done" ? info.data : undefined;
+  // Public buckets count their downloads (which templates visitors take).
+  const counted = bucketInfo?.public ?? false;
   const here = uploads.filter((u) => u.bucket === bucket);
   // The details follow the list: a replaced file shows its new size and time; a deleted or moved one closes.
   const open = files.find((f) => f.path === openPath);
@@ -233,7 +236,8 @@ function BucketFolder({ bucket, prefix }: { bucket: string; prefix: string }) {
         ) : (
           <DataTable
             caption={where}
-            columns={[filesCopy.columns.name, filesCopy.columns.size, filesCopy.columns.type, filesCopy.columns.modified]}
+            columns={[filesCopy.columns.name, filesCopy.columns.size, filesCopy.columns.type, filesCopy.columns.modified,
+              ...(counted ? [filesCopy.columns.downloads] : [])]}
             rows={[
               ...folders.map((f) => ({
                 key: `folder:${f.name}`,
@@ -245,6 +249,7 @@ function BucketFolder({ bucket, prefix }: { bucket: string; prefix: string }) {
                   "—",
                   filesCopy.folder,
                   "—",
+                  ...(counted ? ["—"] : []),
                 ],
               })),
               ...files.map((f) => ({
@@ -269,6 +274,7 @@ function BucketFolder({ bucket, prefix }: { bucket: string; prefix: string }) {
                   ) : (
                     "—"
                   ),
+                  ...(counted ? [f.downloads.toLocaleString("en-US")] : []),
                 ],
               })),
             ]}
