@@ -77,11 +77,11 @@ describe("resources", () => {
     }
   });
 
-  it("templates link to a real file whose size and kind the card states", () => {
+  it("templates link to their file in the public bucket downloads (from public/downloads/), whose size and kind the card states", () => {
     for (const r of resources) {
       if (r.category !== "template") continue;
       expect(r.download.href).toBe(`/storage/v1/object/public/downloads/${r.download.fileName}?download`);
-      const bytes = statSync(`${publicDir}${r.download.href}`).size;
+      const bytes = statSync(`${publicDir}/downloads/${r.download.fileName}`).size;
       const format = r.download.fileName.endsWith(".csv") ? "CSV" : "Markdown";
       expect(r.downloadSize, r.slug).toBe(`${format}, ${Math.ceil(bytes / 1024)} KB`);
     }
