@@ -91,6 +91,9 @@ test("the public bucket downloads holds the site's templates from the first star
   res = await fetch(`${base}/downloads/saas-financial-model.csv`, { redirect: "manual" });
   assert.equal(res.status, 301);
   assert.equal(res.headers.get("location"), "/storage/v1/object/public/downloads/saas-financial-model.csv?download");
+  // A name that would make another host stays a path of the site.
+  res = await fetch(`${base}/downloads/%2F%2Fevil.example`, { redirect: "manual" });
+  assert.equal(res.headers.get("location"), "/storage/v1/object/public/downloads/%2F%2Fevil.example?download");
 });
 
 test("buckets: list, get, update, empty, delete (refused while not empty)", async () => {
@@ -260,6 +263,11 @@ test("signed download URLs: one, many, download name; expired is refused", async
   assert.match(res2.headers.get("content-disposition"), /^attachment; filename="Report 2025.txt"/);
   const plain = ok(await staff.storage.from("private-files").createSignedUrl("signed/report.txt", 60, { download: true }));
   assert.match((await fetch(plain.signedUrl)).headers.get("content-disposition"), /^attachment; filename="?report\.txt"?$/); // its own name
+  // A hostile attachment name is encoded into the one header, never a header of its own.
+  const hostile = await fetch(`${signedUrl}&download=${encodeURIComponent("a\r\nSet-Cookie: x=1")}`);
+  assert.equal(hostile.status, 200);
+  assert.equal(hostile.headers.get("set-cookie"), null);
+  assert.equal(hostile.headers.get("content-disposition"), "attachment; filename*=utf-8''a%0D%0ASet-Cookie%3A%20x%3D1");
 
   const many = ok(await staff.storage.from("private-files").createSignedUrls(["signed/report.txt", "signed/none.txt"], 60));
   assert.equal(many.length, 2);
