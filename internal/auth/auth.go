@@ -27,7 +27,8 @@ type User struct {
 	UpdatedAt        time.Time
 	EmailConfirmedAt *time.Time // set at the first sign-in
 	LastSignInAt     *time.Time
-	Factors          []Factor // oldest first
+	Factors          []Factor   // oldest first
+	Identities       []Identity // federated, oldest first (the e-mail identity is implied)
 }
 
 // HasVerifiedFactor reports whether the user has a verified second factor:
@@ -172,6 +173,8 @@ const (
 // Store keeps the service's state; package store implements it for SQLite
 // and PostgreSQL. Every method that writes commits before it returns nil.
 type Store interface {
+	FederatedStore
+
 	// FindUserByEmail and FindUserByID return ErrNotFound for no one.
 	FindUserByEmail(ctx context.Context, email string) (User, error)
 	FindUserByID(ctx context.Context, id string) (User, error)
@@ -221,11 +224,12 @@ type Store interface {
 	// ErrPKCERequired.
 	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure AuditEntry) (userID string, err error)
 	// ConsumePKCE uses the code with a challenge whose link hash is
-	// linkHash when verifier(challenge, method) holds, and returns its user.
+	// linkHash when verifier(challenge, method) holds, and returns its user
+	// and the code's purpose.
 	// ErrNotFound for no such live code, ErrFlowStateExpired for one that
 	// expired, ErrBadCodeVerifier (counted as a wrong try) otherwise.
 	ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
-		verifier func(challenge, method string) bool, failure AuditEntry) (userID string, err error)
+		verifier func(challenge, method string) bool, failure AuditEntry) (userID, purpose string, err error)
 
 	// StartSession stores s with its first refresh token and records the
 	// sign-in on the user.

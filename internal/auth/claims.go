@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"slices"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -31,13 +32,19 @@ func newAccessClaims(issuer string, u User, s Session, now time.Time, expiry tim
 	return AccessClaims{
 		Issuer: issuer, Subject: u.ID, Aud: Audience,
 		ExpiresAt: now.Add(expiry).Unix(), IssuedAt: now.Unix(),
-		Email: u.Email, AppMetadata: appMetadata(), UserMetadata: u.UserMetadata,
+		Email: u.Email, AppMetadata: appMetadata(u), UserMetadata: u.UserMetadata,
 		Role: Audience, AAL: s.AAL, AMR: s.AMR, SessionID: s.ID,
 	}
 }
 
-func appMetadata() map[string]any {
-	return map[string]any{"provider": "email", "providers": []string{"email"}}
+func appMetadata(u User) map[string]any {
+	providers := []string{"email"}
+	for _, id := range u.Identities {
+		if !slices.Contains(providers, id.Provider) {
+			providers = append(providers, id.Provider)
+		}
+	}
+	return map[string]any{"provider": "email", "providers": providers}
 }
 
 // The jwt.Claims methods, for the parser's checks.

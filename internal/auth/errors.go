@@ -69,6 +69,14 @@ const (
 	codeEmailExists              = "email_exists"
 	codeSessionExpired           = "session_expired"
 
+	codeSignupDisabled                 = "signup_disabled"
+	codeProviderEmailNeedsVerification = "provider_email_needs_verification"
+	codeIdentityAlreadyExists          = "identity_already_exists"
+	codeIdentityNotFound               = "identity_not_found"
+	codeSingleIdentityNotDeletable     = "single_identity_not_deletable"
+	codeSSOProviderNotFound            = "sso_provider_not_found"
+	codeProviderDisabled               = "provider_disabled"
+
 	codeMFAFactorNotFound         = "mfa_factor_not_found"
 	codeMFAFactorNameConflict     = "mfa_factor_name_conflict"
 	codeMFAChallengeExpired       = "mfa_challenge_expired"

@@ -73,9 +73,9 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now()
 	audit := s.audit(r, ActionLoginFailed)
 	audit.Detail = "pkce"
-	userID, err := "", error(ErrNotFound)
+	userID, purpose, err := "", "", error(ErrNotFound)
 	if len(p.AuthCode) <= maxTokenLength && len(p.CodeVerifier) <= maxChallengeLength {
-		userID, err = s.store.ConsumePKCE(ctx, LinkHash(p.AuthCode), now, MaxCodeTries, verifies(p.CodeVerifier), audit)
+		userID, purpose, err = s.store.ConsumePKCE(ctx, LinkHash(p.AuthCode), now, MaxCodeTries, verifies(p.CodeVerifier), audit)
 	}
 	var e *AuthError
 	switch {
@@ -103,5 +103,9 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 		s.failed(w, r, "find user", err)
 		return
 	}
-	s.startSession(w, r, u, "magiclink", audit)
+	method := "magiclink"
+	if purpose == MethodSSO || purpose == MethodOAuth { // the code of a federated sign-in (finish.go)
+		method = purpose
+	}
+	s.startSession(w, r, u, method, audit)
 }

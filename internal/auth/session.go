@@ -31,7 +31,8 @@ type userJSON struct {
 	Factors          []factorJSON   `json:"factors,omitempty"`
 }
 
-// identityJSON is the user's one identity, the e-mail address.
+// identityJSON is one of the user's identities: the e-mail address, or a
+// provider's account.
 type identityJSON struct {
 	IdentityID   string         `json:"identity_id"`
 	ID           string         `json:"id"`
@@ -48,16 +49,32 @@ type identityJSON struct {
 var identityNamespace = uuid.MustParse("5b0c51f5-8d35-4d3a-9a53-2f0b7d0e7c1e")
 
 func toUserJSON(u User) userJSON {
+	identities := []identityJSON{emailIdentity(u)}
+	for _, id := range u.Identities {
+		identities = append(identities, identityJSON{IdentityID: id.ID, ID: id.Subject, UserID: id.UserID, IdentityData: id.Data,
+			Provider: id.Provider, LastSignInAt: id.LastSignInAt, CreatedAt: id.CreatedAt, UpdatedAt: id.UpdatedAt, Email: id.Email})
+	}
 	return userJSON{
 		ID: u.ID, Aud: Audience, Role: Audience, Email: u.Email, EmailConfirmedAt: u.EmailConfirmedAt,
-		LastSignInAt: u.LastSignInAt, AppMetadata: appMetadata(), UserMetadata: u.UserMetadata,
-		Identities: []identityJSON{{
-			IdentityID: uuid.NewSHA1(identityNamespace, []byte(u.ID)).String(), ID: u.ID, UserID: u.ID,
-			IdentityData: map[string]any{"email": u.Email, "email_verified": true, "phone_verified": false, "sub": u.ID},
-			Provider:     "email", LastSignInAt: u.LastSignInAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Email: u.Email,
-		}},
-		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Factors: toFactorsJSON(u.Factors),
+		LastSignInAt: u.LastSignInAt, AppMetadata: appMetadata(u), UserMetadata: u.UserMetadata,
+		Identities: identities,
+		CreatedAt:  u.CreatedAt, UpdatedAt: u.UpdatedAt, Factors: toFactorsJSON(u.Factors),
 	}
+}
+
+// emailIdentity is the identity every member of staff has: their address,
+// by which they may always ask for a code.
+func emailIdentity(u User) identityJSON {
+	return identityJSON{
+		IdentityID: emailIdentityID(u.ID), ID: u.ID, UserID: u.ID,
+		IdentityData: map[string]any{"email": u.Email, "email_verified": true, "phone_verified": false, "sub": u.ID},
+		Provider:     "email", LastSignInAt: u.LastSignInAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, Email: u.Email,
+	}
+}
+
+// emailIdentityID is the identity_id of the user's e-mail identity.
+func emailIdentityID(userID string) string {
+	return uuid.NewSHA1(identityNamespace, []byte(userID)).String()
 }
 
 // sessionJSON is the answer of a sign-in or refresh.
@@ -157,7 +174,12 @@ func (s *Service) handleUserGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	api.WriteJSON(w, http.StatusOK, toUserJSON(c.user))
+	u, err := s.store.FindUserByID(r.Context(), c.user.ID) // with the identities the session's read leaves out
+	if err != nil {
+		s.failed(w, r, "find user", err)
+		return
+	}
+	api.WriteJSON(w, http.StatusOK, toUserJSON(u))
 }
 
 // handleLogout handles POST /auth/v1/logout?scope=global|local|others: ends

@@ -127,20 +127,29 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 // startSession starts a session of u, signed in by method, and answers it;
 // audit is the sign-in's audit entry.
 func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, method string, audit AuditEntry) {
+	answer, e := s.newSession(r, u, method, audit)
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	api.WriteJSON(w, http.StatusOK, answer)
+}
+
+// newSession starts a session of u, signed in by method, and returns its
+// answer; audit is the sign-in's audit entry.
+func (s *Service) newSession(r *http.Request, u User, method string, audit AuditEntry) (sessionJSON, *AuthError) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
 	refresh, err := NewRefreshToken()
 	if err != nil {
-		s.failed(w, r, "new refresh token", err)
-		return
+		return sessionJSON{}, s.storeFailure("new refresh token", err)
 	}
 	sess := Session{ID: uuid.NewString(), UserID: u.ID, CreatedAt: now, RefreshedAt: now, AAL: "aal1",
 		AMR: []AMREntry{{Method: method, Timestamp: now.Unix()}}}
 	audit.Action, audit.Email, audit.UserID, audit.SessionID, audit.Detail = ActionLogin, u.Email, u.ID, sess.ID, method
 	if err := s.store.StartSession(ctx, sess, RefreshHash(refresh), audit); err != nil {
-		s.failed(w, r, "start session", err)
-		return
+		return sessionJSON{}, s.storeFailure("start session", err)
 	}
 	s.countSignIn("ok")
 	u.LastSignInAt = &now
@@ -150,10 +159,9 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, m
 	u.UpdatedAt = now
 	answer, err := s.sessionAnswer(ctx, u, sess, refresh, now)
 	if err != nil {
-		s.failed(w, r, "sign access token", err)
-		return
+		return sessionJSON{}, s.storeFailure("sign access token", err)
 	}
-	api.WriteJSON(w, http.StatusOK, answer)
+	return answer, nil
 }
 
 // verifyFailed answers a failed verification, 403 otp_expired with msg

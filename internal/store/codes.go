@@ -229,15 +229,16 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time
 // ConsumePKCE implements auth.Store. The code's row is read FOR UPDATE, so
 // that concurrent tries of one code count one after the other.
 func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
-	verifier func(challenge, method string) bool, failure auth.AuditEntry) (string, error) {
-	return s.tryCode(ctx, "consume PKCE code", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
+	verifier func(challenge, method string) bool, failure auth.AuditEntry) (string, string, error) {
+	var purpose string
+	userID, err := s.tryCode(ctx, "consume PKCE code", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
 		var challenge, method string
 		var expires time.Time
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, code_challenge, code_challenge_method, expires_at
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, user_id, purpose, code_challenge, code_challenge_method, expires_at
 			FROM auth_one_time_codes WHERE link_hash = ? AND used_at IS NULL AND code_challenge <> '' AND tries < ?`+s.d.forUpdate),
-			linkHash, maxTries).Scan(&id, &t.userID, &challenge, &method, s.d.timeDest(&expires))
+			linkHash, maxTries).Scan(&id, &t.userID, &purpose, &challenge, &method, s.d.timeDest(&expires))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return codeTry{refused: auth.ErrNotFound}, nil
@@ -256,6 +257,7 @@ func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, ma
 		}
 		return t, nil
 	})
+	return userID, purpose, err
 }
 
 // countTry counts a wrong try of the code id; tried maxTries times, it is

@@ -179,7 +179,7 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, plain, auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.ConsumePKCE(ctx, "plain-link", t0, 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
+	if _, _, err := db.ConsumePKCE(ctx, "plain-link", t0, 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("code without a challenge: err = %v, want ErrNotFound", err)
 	}
 	if err := db.CreateCode(ctx, withChallenge, auth.AuditEntry{}); err != nil {
@@ -191,20 +191,20 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 			t.Errorf("link of a PKCE code: err = %v, want ErrPKCERequired", err)
 		}
 	}
-	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false), auth.AuditEntry{}); !errors.Is(err, auth.ErrBadCodeVerifier) {
+	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false), auth.AuditEntry{}); !errors.Is(err, auth.ErrBadCodeVerifier) {
 		t.Errorf("wrong verifier: err = %v", err)
 	}
 	if gotChallenge != "challenge" || gotMethod != "s256" {
 		t.Errorf("verifier saw %q %q", gotChallenge, gotMethod)
 	}
-	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(10*time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrFlowStateExpired) {
+	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(10*time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrFlowStateExpired) {
 		t.Errorf("expired: err = %v", err)
 	}
-	userID, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{})
+	userID, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{})
 	if err != nil || userID != ada.ID {
 		t.Errorf("ConsumePKCE = %q, %v", userID, err)
 	}
-	if _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
+	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("used twice: err = %v, want ErrNotFound", err)
 	}
 }
@@ -267,7 +267,7 @@ func TestCodeTriesRace(t *testing.T) {
 			_ = db.ConsumeCode(ctx, adaID, auth.PurposeSignIn, "wrong", t0, maxTries, auth.AuditEntry{})
 		}},
 		{"PKCE verifier", auth.PurposeSignIn, true, func(db *store.DB) {
-			_, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})
+			_, _, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})
 		}},
 		{"e-mail change code", auth.PurposeEmailChange, false, func(db *store.DB) {
 			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})

@@ -164,3 +164,11 @@ func (d *dialect) rebind(q string) string {
 	}
 	return b.String()
 }
+
+// optionalTime is timeArg for a time that may be unset (NULL).
+func (d *dialect) optionalTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return d.timeArg(*t)
+}

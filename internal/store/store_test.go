@@ -126,6 +126,7 @@ func TestAuthStore(t *testing.T) {
 			t.Run("the first signing key is kept", func(t *testing.T) { testSigningKey(t, engine) })
 			t.Run("PKCE codes", func(t *testing.T) { testPKCE(t, engine) })
 			t.Run("e-mail change codes", func(t *testing.T) { testEmailChange(t, engine) })
+			t.Run("federated sign-in", func(t *testing.T) { testFederated(t, engine) })
 		})
 	}
 }

@@ -70,6 +70,8 @@ func (s *DB) RemoveUser(ctx context.Context, email string, audit auth.AuditEntry
 			`DELETE FROM auth_one_time_codes WHERE user_id = ?`,
 			`DELETE FROM auth_mfa_challenges WHERE factor_id IN (SELECT id FROM auth_mfa_factors WHERE user_id = ?)`,
 			`DELETE FROM auth_mfa_factors WHERE user_id = ?`,
+			`DELETE FROM auth_identities WHERE user_id = ?`,
+			`DELETE FROM auth_flow_states WHERE link_user_id = ?`,
 			`DELETE FROM auth_users WHERE id = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, s.d.rebind(q), u.ID); err != nil {
@@ -98,11 +100,14 @@ func (s *DB) FindUserByID(ctx context.Context, id string) (auth.User, error) {
 const userColumns = `id, email, user_metadata, created_at, updated_at, email_confirmed_at, last_sign_in_at`
 
 // userWhere reads the user that where (a condition of this package, with
-// arg) selects, with their factors; sql.ErrNoRows for no one.
+// arg) selects, with their factors and identities; sql.ErrNoRows for no one.
 func (s *DB) userWhere(ctx context.Context, q queryer, where string, arg any) (auth.User, error) {
 	u, err := s.scanUser(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE `+where), arg))
 	if err == nil {
 		u.Factors, err = s.userFactors(ctx, q, u.ID)
+	}
+	if err == nil {
+		u.Identities, err = s.userIdentities(ctx, q, u.ID)
 	}
 	return u, err
 }

@@ -1,0 +1,225 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// How every federated sign-in ends, whichever the provider: the person the
+// provider vouches for is matched to a member of staff (federatedUser), and
+// the browser goes back to the flow's redirect_to with tokens (implicit) or
+// an auth code (PKCE), or with GoTrue's error parameters (finishFlow).
+
+// AMR methods of federated sign-in; they are also the purposes of the auth
+// codes a PKCE flow returns, so that grant_type=pkce knows how its session
+// began.
+const (
+	MethodSSO   = "sso/saml"
+	MethodOAuth = "oauth"
+)
+
+// FlowStateExpiry is how long a sign-in may stay at its provider.
+const FlowStateExpiry = 10 * time.Minute
+
+// authCodeExpiry is how long the auth code of a PKCE flow may be exchanged.
+const authCodeExpiry = 5 * time.Minute
+
+// federatedPerson is who a provider says signed in.
+type federatedPerson struct {
+	Provider      Provider
+	Subject       string
+	Email         string
+	EmailVerified bool
+	Data          map[string]any // the provider's claims
+	Method        string         // MethodSSO or MethodOAuth
+}
+
+// The refusals of federated sign-in.
+var (
+	errSignupDisabled   = newError(http.StatusUnprocessableEntity, codeSignupDisabled, "Signups not allowed for this instance")
+	errEmailNotVerified = newError(http.StatusUnprocessableEntity, codeProviderEmailNeedsVerification,
+		"The provider has not verified this e-mail address: it signs nobody in")
+	errIdentityTaken = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists,
+		"Identity is already linked to another user")
+)
+
+// newFlow starts a sign-in at provider: it stores its flow state and returns
+// the state to send. redirectTo is checked against --redirect-urls (the
+// console when refused).
+func (s *Service) newFlow(ctx context.Context, provider, redirectTo, challenge, method, requestID, providerVerifier, linkUserID string) (string, error) {
+	state, err := randomToken()
+	if err != nil {
+		return "", err
+	}
+	now := s.cfg.Now()
+	to := s.cfg.Redirects.resolve(redirectTo)
+	err = s.store.CreateFlowState(ctx, FlowState{StateHash: StateHash(state), Provider: provider, RequestID: requestID,
+		ProviderVerifier: providerVerifier, RedirectTo: to.String(), CodeChallenge: challenge, CodeChallengeMethod: method,
+		LinkUserID: linkUserID, CreatedAt: now, ExpiresAt: now.Add(FlowStateExpiry)})
+	return state, err
+}
+
+// federatedUser returns the member of staff p is: the user the identity is
+// tied to; else the user whose address the provider verified (the identity
+// is then tied to them); else, when the provider may add people of the
+// address's domain, a new member of staff. linkUserID, when set, is the
+// signed-in person the identity is linked to instead. Anyone else is
+// refused, and nothing is created.
+func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (User, *AuthError) {
+	email, e := normalizeEmail(p.Email)
+	if e != nil || !p.EmailVerified {
+		return User{}, errEmailNotVerified
+	}
+	now := s.cfg.Now()
+	id := Identity{ID: uuid.NewString(), Provider: p.Provider.Name, Subject: p.Subject, Email: email, Data: p.Data,
+		CreatedAt: now, UpdatedAt: now, LastSignInAt: &now}
+	audit := s.audit(r, ActionIdentityLinked)
+	audit.Email, audit.Detail = email, p.Provider.Name
+
+	var u User
+	var newUser *User
+	existing, err := s.store.FindIdentity(ctx, p.Provider.Name, p.Subject)
+	switch {
+	case err == nil && linkUserID != "" && existing.UserID != linkUserID:
+		return User{}, errIdentityTaken
+	case err == nil:
+		u.ID, id.ID, id.CreatedAt = existing.UserID, existing.ID, existing.CreatedAt
+		audit.Action = ActionLogin
+	case !errors.Is(err, ErrNotFound):
+		return User{}, s.storeFailure("find identity", err)
+	case linkUserID != "":
+		u.ID = linkUserID
+	default:
+		u, err = s.store.FindUserByEmail(ctx, email)
+		switch {
+		case errors.Is(err, ErrNotFound) && p.Provider.AllowsDomainOf(email):
+			u = User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now}
+			if name, ok := p.Data["name"].(string); ok && name != "" {
+				u.UserMetadata["name"] = name
+			}
+			newUser = &u
+			audit.Action, audit.Detail = ActionStaffAdded, "first sign-in through "+p.Provider.Name
+		case errors.Is(err, ErrNotFound):
+			return User{}, errSignupDisabled
+		case err != nil:
+			return User{}, s.storeFailure("find user", err)
+		}
+	}
+	id.UserID, audit.UserID = u.ID, u.ID
+	if err := s.store.SaveIdentity(ctx, id, newUser, audit); errors.Is(err, ErrExists) {
+		return User{}, errIdentityTaken
+	} else if err != nil {
+		return User{}, s.storeFailure("save identity", err)
+	}
+	u, err = s.store.FindUserByID(ctx, u.ID)
+	if errors.Is(err, ErrNotFound) { // removed meanwhile
+		return User{}, errSignupDisabled
+	}
+	if err != nil {
+		return User{}, s.storeFailure("find user", err)
+	}
+	return u, nil
+}
+
+// finishFlow ends the flow of a federated sign-in at its redirect_to: with
+// an auth code (PKCE) or the session's tokens in the fragment (implicit),
+// or, when e is not nil, with e as GoTrue's error parameters.
+func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow FlowState, u User, method string, e *AuthError) {
+	to, err := url.Parse(flow.RedirectTo)
+	if err != nil { // stored by newFlow from an allowed URL
+		to = &url.URL{Path: ConsolePath}
+	}
+	if e == nil {
+		e = s.finishParams(r, to, flow, u, method)
+	}
+	if e != nil {
+		s.countSignIn(e.Code)
+		setErrorParams(to, flow.PKCE(), e)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, to.String(), http.StatusFound)
+}
+
+// finishParams puts the outcome of a sign-in of u into to: an auth code in
+// the query for a PKCE flow (its session starts at the exchange), else a
+// new session's tokens in the fragment.
+func (s *Service) finishParams(r *http.Request, to *url.URL, flow FlowState, u User, method string) *AuthError {
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	now := s.cfg.Now()
+	if flow.PKCE() {
+		code, err := randomToken()
+		if err != nil {
+			return s.storeFailure("new auth code", err)
+		}
+		audit := s.audit(r, ActionCodeIssued)
+		audit.Email, audit.UserID, audit.Detail = u.Email, u.ID, method
+		err = s.store.CreateCode(ctx, Code{UserID: u.ID, Purpose: method, LinkHash: LinkHash(code), CreatedAt: now,
+			ExpiresAt: now.Add(authCodeExpiry), CodeChallenge: flow.CodeChallenge, CodeChallengeMethod: flow.CodeChallengeMethod}, audit)
+		if err != nil {
+			return s.storeFailure("create auth code", err)
+		}
+		q := to.Query()
+		q.Set("code", code)
+		to.RawQuery = q.Encode()
+		return nil
+	}
+	answer, e := s.newSession(r, u, method, s.audit(r, ActionLogin))
+	if e != nil {
+		return e
+	}
+	to.Fragment = url.Values{
+		"access_token": {answer.AccessToken}, "token_type": {answer.TokenType},
+		"expires_in": {strconv.Itoa(answer.ExpiresIn)}, "expires_at": {strconv.FormatInt(answer.ExpiresAt, 10)},
+		"refresh_token": {answer.RefreshToken}, "type": {"signup"},
+	}.Encode()
+	return nil
+}
+
+// setErrorParams puts e into to as GoTrue does: error, error_code and
+// error_description in the query (PKCE) or the fragment (implicit).
+func setErrorParams(to *url.URL, pkce bool, e *AuthError) {
+	kind := "invalid_request"
+	switch {
+	case e.Status >= 500:
+		kind = "server_error"
+	case e.Code == codeSignupDisabled || e.Code == codeProviderEmailNeedsVerification || e.Code == codeIdentityAlreadyExists ||
+		e.Status == http.StatusForbidden:
+		kind = "access_denied"
+	}
+	params := url.Values{"error": {kind}, "error_code": {e.Code}, "error_description": {e.Message}}
+	if pkce {
+		q := to.Query()
+		for k, v := range params {
+			q[k] = v
+		}
+		to.RawQuery = q.Encode()
+		return
+	}
+	params.Set("sb", "")
+	to.Fragment = params.Encode()
+}
+
+// consoleFlow is the flow of a sign-in whose state is unknown: it goes
+// back to the console, the error in the fragment.
+func (s *Service) consoleFlow() FlowState {
+	to := s.cfg.Redirects.resolve("")
+	return FlowState{RedirectTo: to.String()}
+}
+
+// emailDomain is the lower-case domain of an address, "" when it has none.
+func emailDomain(email string) string {
+	at := strings.LastIndexByte(email, '@')
+	if at < 0 {
+		return ""
+	}
+	return strings.ToLower(strings.TrimSpace(email[at+1:]))
+}

@@ -1,0 +1,351 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"studio/internal/auth"
+	"studio/internal/fault"
+)
+
+// Federated sign-in (package auth's FederatedStore): identity providers,
+// identities, the flows under way at a provider, used SAML assertions and
+// the SAML key.
+
+const providerColumns = `id, kind, name, COALESCE(entity_id, ''), config, created_at`
+
+// AddProvider implements auth.FederatedStore.
+func (s *DB) AddProvider(ctx context.Context, p auth.Provider, audit auth.AuditEntry) error {
+	err := s.write(ctx, "add provider", func(ctx context.Context, tx *sql.Tx) error {
+		var entity any
+		if p.EntityID != "" {
+			entity = p.EntityID
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_providers (id, kind, name, entity_id, config, created_at)
+			VALUES (?, ?, ?, ?, ?, ?)`), p.ID, p.Kind, p.Name, entity, string(p.Config), s.d.timeArg(p.CreatedAt)); err != nil {
+			return err
+		}
+		sso := 0
+		if p.Kind == auth.KindSAML {
+			sso = 1
+		}
+		for _, d := range p.Domains {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_provider_domains (provider_id, domain, sso) VALUES (?, ?, ?)`),
+				p.ID, d, sso); err != nil {
+				return err
+			}
+		}
+		return s.audit(ctx, tx, audit)
+	})
+	if err != nil && fault.KindOf(err) == fault.Conflict {
+		return fmt.Errorf("add provider %s: %w", p.Name, auth.ErrExists)
+	}
+	return err
+}
+
+// Providers implements auth.FederatedStore.
+func (s *DB) Providers(ctx context.Context) ([]auth.Provider, error) {
+	var out []auth.Provider
+	err := s.query(ctx, "list providers", `SELECT `+providerColumns+` FROM auth_providers ORDER BY created_at, id`, nil,
+		func(rows *sql.Rows) error {
+			p, err := s.scanProvider(rows)
+			out = append(out, p)
+			return err
+		})
+	if err != nil {
+		return nil, err
+	}
+	domains := map[string][]string{}
+	err = s.query(ctx, "list provider domains", `SELECT provider_id, domain FROM auth_provider_domains ORDER BY domain`, nil,
+		func(rows *sql.Rows) error {
+			var id, d string
+			err := rows.Scan(&id, &d)
+			domains[id] = append(domains[id], d)
+			return err
+		})
+	for i := range out {
+		out[i].Domains = domains[out[i].ID]
+	}
+	return out, err
+}
+
+// FindProvider implements auth.FederatedStore.
+func (s *DB) FindProvider(ctx context.Context, nameOrID string) (auth.Provider, error) {
+	return s.findProvider(ctx, "find provider", `name = ? OR id = ?`, nameOrID, nameOrID)
+}
+
+// FindSSOProviderByDomain implements auth.FederatedStore.
+func (s *DB) FindSSOProviderByDomain(ctx context.Context, domain string) (auth.Provider, error) {
+	return s.findProvider(ctx, "find SSO provider", `id = (SELECT provider_id FROM auth_provider_domains WHERE domain = ? AND sso = 1)`, domain)
+}
+
+func (s *DB) findProvider(ctx context.Context, op, where string, args ...any) (auth.Provider, error) {
+	var p auth.Provider
+	err := s.guard(ctx, op, false, true, func(ctx context.Context) error {
+		err := s.inReadTx(ctx, func(tx *sql.Tx) error {
+			var err error
+			p, err = s.scanProvider(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+providerColumns+` FROM auth_providers WHERE `+where), args...))
+			if err != nil {
+				return err
+			}
+			p.Domains, err = s.providerDomains(ctx, tx, p.ID)
+			return err
+		})
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return auth.ErrNotFound
+		case err != nil:
+			return s.fail(op, err)
+		}
+		return nil
+	})
+	return p, err
+}
+
+func (s *DB) providerDomains(ctx context.Context, q queryer, id string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT domain FROM auth_provider_domains WHERE provider_id = ? ORDER BY domain`), id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func (s *DB) scanProvider(row scanner) (auth.Provider, error) {
+	var p auth.Provider
+	var config string
+	err := row.Scan(&p.ID, &p.Kind, &p.Name, &p.EntityID, &config, s.d.timeDest(&p.CreatedAt))
+	p.Config = json.RawMessage(config)
+	return p, err
+}
+
+// RemoveProvider implements auth.FederatedStore.
+func (s *DB) RemoveProvider(ctx context.Context, id string, audit auth.AuditEntry) (auth.Provider, error) {
+	var p auth.Provider
+	err := s.write(ctx, "remove provider", func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if p, err = s.scanProvider(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+providerColumns+` FROM auth_providers WHERE id = ? OR name = ?`), id, id)); err != nil {
+			return err
+		}
+		for _, q := range []string{
+			`DELETE FROM auth_identities WHERE provider = ?`,
+			`DELETE FROM auth_flow_states WHERE provider = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(q), p.Name); err != nil {
+				return err
+			}
+		}
+		for _, q := range []string{
+			`DELETE FROM auth_provider_domains WHERE provider_id = ?`,
+			`DELETE FROM auth_providers WHERE id = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(q), p.ID); err != nil {
+				return err
+			}
+		}
+		return s.audit(ctx, tx, audit)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, fmt.Errorf("remove provider %s: %w", id, auth.ErrNotFound)
+	}
+	return p, err
+}
+
+// CreateFlowState implements auth.FederatedStore.
+func (s *DB) CreateFlowState(ctx context.Context, f auth.FlowState) error {
+	return s.write(ctx, "create flow state", func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_flow_states WHERE expires_at < ?`), s.d.timeArg(f.CreatedAt)); err != nil {
+			return err
+		}
+		var link any
+		if f.LinkUserID != "" {
+			link = f.LinkUserID
+		}
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_flow_states (state_hash, provider, request_id, provider_verifier,
+			redirect_to, code_challenge, code_challenge_method, link_user_id, created_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			f.StateHash, f.Provider, f.RequestID, f.ProviderVerifier, f.RedirectTo, f.CodeChallenge, f.CodeChallengeMethod,
+			link, s.d.timeArg(f.CreatedAt), s.d.timeArg(f.ExpiresAt))
+		return err
+	})
+}
+
+// ConsumeFlowState implements auth.FederatedStore.
+func (s *DB) ConsumeFlowState(ctx context.Context, stateHash string, now time.Time) (auth.FlowState, error) {
+	var f auth.FlowState
+	err := s.write(ctx, "consume flow state", func(ctx context.Context, tx *sql.Tx) error {
+		var link sql.NullString
+		err := tx.QueryRowContext(ctx, s.d.rebind(`DELETE FROM auth_flow_states WHERE state_hash = ?
+			RETURNING state_hash, provider, request_id, provider_verifier, redirect_to, code_challenge, code_challenge_method,
+			link_user_id, created_at, expires_at`), stateHash).
+			Scan(&f.StateHash, &f.Provider, &f.RequestID, &f.ProviderVerifier, &f.RedirectTo, &f.CodeChallenge,
+				&f.CodeChallengeMethod, &link, s.d.timeDest(&f.CreatedAt), s.d.timeDest(&f.ExpiresAt))
+		f.LinkUserID = link.String
+		return err
+	})
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return f, auth.ErrNotFound
+	case err == nil && !now.Before(f.ExpiresAt):
+		return f, auth.ErrFlowStateExpired
+	}
+	return f, err
+}
+
+// UseAssertion implements auth.FederatedStore.
+func (s *DB) UseAssertion(ctx context.Context, id string, expires, now time.Time) error {
+	var used bool
+	err := s.write(ctx, "use SAML assertion", func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_saml_assertions WHERE expires_at < ?`), s.d.timeArg(now)); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_saml_assertions (id, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING`),
+			id, s.d.timeArg(expires))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		used = n == 0
+		return err
+	})
+	if err == nil && used {
+		return fmt.Errorf("SAML assertion %s: %w", id, auth.ErrExists)
+	}
+	return err
+}
+
+const identityColumns = `id, user_id, provider, subject, email, identity_data, created_at, updated_at, last_sign_in_at`
+
+func (s *DB) scanIdentity(row scanner) (auth.Identity, error) {
+	var id auth.Identity
+	var data string
+	err := row.Scan(&id.ID, &id.UserID, &id.Provider, &id.Subject, &id.Email, &data,
+		s.d.timeDest(&id.CreatedAt), s.d.timeDest(&id.UpdatedAt), nullTimeDest(&id.LastSignInAt))
+	if err != nil {
+		return id, err
+	}
+	id.Data, err = decodeMetadata(id.UserID, data)
+	return id, err
+}
+
+// userIdentities returns the federated identities of userID, oldest first.
+func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]auth.Identity, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT `+identityColumns+` FROM auth_identities WHERE user_id = ? ORDER BY created_at, id`), userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []auth.Identity
+	for rows.Next() {
+		id, err := s.scanIdentity(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// FindIdentity implements auth.FederatedStore.
+func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (auth.Identity, error) {
+	var id auth.Identity
+	err := s.guard(ctx, "find identity", false, true, func(ctx context.Context) error {
+		var err error
+		id, err = s.scanIdentity(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+identityColumns+` FROM auth_identities
+			WHERE provider = ? AND subject = ?`), provider, subject))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return auth.ErrNotFound
+		case err != nil:
+			return s.fail("find identity", err)
+		}
+		return nil
+	})
+	return id, err
+}
+
+// SaveIdentity implements auth.FederatedStore.
+func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, newUser *auth.User, audit auth.AuditEntry) error {
+	data, err := json.Marshal(nonNilMap(id.Data))
+	if err != nil {
+		return fmt.Errorf("save identity: %w", err)
+	}
+	err = s.write(ctx, "save identity", func(ctx context.Context, tx *sql.Tx) error {
+		if newUser != nil {
+			meta, err := json.Marshal(nonNilMap(newUser.UserMetadata))
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?)`), newUser.ID, newUser.Email, string(meta), s.d.timeArg(newUser.CreatedAt), s.d.timeArg(newUser.UpdatedAt)); err != nil {
+				return err
+			}
+		}
+		var owner string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO auth_identities (id, user_id, provider, subject, email, identity_data,
+			created_at, updated_at, last_sign_in_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (provider, subject) DO UPDATE SET email = excluded.email, identity_data = excluded.identity_data,
+				updated_at = excluded.updated_at, last_sign_in_at = excluded.last_sign_in_at
+				WHERE auth_identities.user_id = excluded.user_id
+			RETURNING user_id`),
+			id.ID, id.UserID, id.Provider, id.Subject, id.Email, string(data), s.d.timeArg(id.CreatedAt), s.d.timeArg(id.UpdatedAt),
+			s.d.optionalTime(id.LastSignInAt)).Scan(&owner)
+		if errors.Is(err, sql.ErrNoRows) { // another user's identity: roll back the new user too
+			return auth.ErrExists
+		}
+		if err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, audit)
+	})
+	if err != nil && fault.KindOf(err) == fault.Conflict { // another's identity, or the new user's address is staff's already
+		return fmt.Errorf("save identity %s: %w", id.Provider, auth.ErrExists)
+	}
+	return err
+}
+
+// RemoveIdentity implements auth.FederatedStore.
+func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audit auth.AuditEntry) error {
+	var found bool
+	err := s.write(ctx, "remove identity", func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_identities WHERE id = ? AND user_id = ?`), identityID, userID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		found = true
+		return s.audit(ctx, tx, audit)
+	})
+	if err == nil && !found {
+		return fmt.Errorf("remove identity %s: %w", identityID, auth.ErrNotFound)
+	}
+	return err
+}
+
+// SAMLKey implements auth.FederatedStore.
+func (s *DB) SAMLKey(ctx context.Context, candidate auth.SAMLKeyPair) (auth.SAMLKeyPair, error) {
+	var k auth.SAMLKeyPair
+	err := s.write(ctx, "SAML key", func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_saml_keys (id, private_key, certificate, created_at)
+			VALUES (1, ?, ?, ?) ON CONFLICT DO NOTHING`), candidate.PrivateKey, candidate.Certificate, s.d.timeArg(candidate.CreatedAt)); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT private_key, certificate, created_at FROM auth_saml_keys WHERE id = 1`).
+			Scan(&k.PrivateKey, &k.Certificate, s.d.timeDest(&k.CreatedAt))
+	})
+	return k, err
+}

@@ -1,0 +1,138 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"studio/internal/auth"
+	"studio/internal/store/storetest"
+)
+
+func testFederated(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	ada := staff(adaID, "ada@studio.test")
+	mustAddUser(t, db, ada)
+
+	saml := auth.Provider{ID: "10000000-0000-4000-8000-000000000001", Kind: auth.KindSAML, Name: auth.SSOName("10000000-0000-4000-8000-000000000001"),
+		EntityID: "https://idp.test/saml", Domains: []string{"studio.test"}, Config: []byte(`{}`), CreatedAt: t0}
+	if err := db.AddProvider(ctx, saml, auth.AuditEntry{At: t0, Action: auth.ActionProviderAdded}); err != nil {
+		t.Fatal(err)
+	}
+	again := saml
+	again.ID, again.Name, again.Domains = "10000000-0000-4000-8000-000000000002", "sso:other", nil
+	if err := db.AddProvider(ctx, again, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrExists) {
+		t.Errorf("same entity id again: err = %v, want ErrExists", err)
+	}
+	again.EntityID, again.Domains = "https://idp2.test/saml", []string{"studio.test"}
+	if err := db.AddProvider(ctx, again, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrExists) {
+		t.Errorf("same SSO domain again: err = %v, want ErrExists", err)
+	}
+	oidc := auth.Provider{ID: "20000000-0000-4000-8000-000000000001", Kind: auth.KindOIDC, Name: "keycloak",
+		Domains: []string{"studio.test"}, Config: []byte(`{"issuer":"https://kc.test"}`), CreatedAt: t0.Add(time.Second)}
+	if err := db.AddProvider(ctx, oidc, auth.AuditEntry{At: t0}); err != nil {
+		t.Errorf("an OIDC provider may allow a domain SAML uses: %v", err)
+	}
+	if p, err := db.FindSSOProviderByDomain(ctx, "studio.test"); err != nil || p.ID != saml.ID || p.EntityID != saml.EntityID {
+		t.Errorf("FindSSOProviderByDomain = %+v, %v", p, err)
+	}
+	if p, err := db.FindProvider(ctx, "keycloak"); err != nil || p.ID != oidc.ID || string(p.Config) != string(oidc.Config) || len(p.Domains) != 1 {
+		t.Errorf("FindProvider(name) = %+v, %v", p, err)
+	}
+	if ps, err := db.Providers(ctx); err != nil || len(ps) != 2 || ps[0].ID != saml.ID || ps[1].Domains[0] != "studio.test" {
+		t.Errorf("Providers = %+v, %v", ps, err)
+	}
+
+	// Flow states are used once and expire.
+	flow := auth.FlowState{StateHash: "state1", Provider: "keycloak", RequestID: "nonce", RedirectTo: "https://site.test/admin",
+		LinkUserID: ada.ID, CreatedAt: t0, ExpiresAt: t0.Add(10 * time.Minute)}
+	if err := db.CreateFlowState(ctx, flow); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.ConsumeFlowState(ctx, "state1", t0.Add(time.Minute)); err != nil || got.RequestID != "nonce" || got.LinkUserID != ada.ID {
+		t.Errorf("ConsumeFlowState = %+v, %v", got, err)
+	}
+	if _, err := db.ConsumeFlowState(ctx, "state1", t0.Add(time.Minute)); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("second use: err = %v, want ErrNotFound", err)
+	}
+	flow.StateHash = "state2"
+	if err := db.CreateFlowState(ctx, flow); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ConsumeFlowState(ctx, "state2", t0.Add(10*time.Minute)); !errors.Is(err, auth.ErrFlowStateExpired) {
+		t.Errorf("expired: err = %v, want ErrFlowStateExpired", err)
+	}
+
+	// An assertion is accepted once.
+	if err := db.UseAssertion(ctx, "a1", t0.Add(5*time.Minute), t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UseAssertion(ctx, "a1", t0.Add(5*time.Minute), t0.Add(time.Minute)); !errors.Is(err, auth.ErrExists) {
+		t.Errorf("replayed assertion: err = %v, want ErrExists", err)
+	}
+
+	// Identities: tied to one user, listed with them, added with a new user.
+	at := t0
+	id := auth.Identity{ID: "30000000-0000-4000-8000-000000000001", UserID: ada.ID, Provider: "keycloak", Subject: "sub-ada",
+		Email: ada.Email, Data: map[string]any{"sub": "sub-ada"}, CreatedAt: t0, UpdatedAt: t0, LastSignInAt: &at}
+	if err := db.SaveIdentity(ctx, id, nil, auth.AuditEntry{At: t0, Action: auth.ActionIdentityLinked}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveIdentity(ctx, id, nil, auth.AuditEntry{At: t0, Action: auth.ActionLogin}); err != nil {
+		t.Errorf("signing in again with one's identity: %v", err)
+	}
+	bob := staff("00000000-0000-4000-8000-000000000002", "bob@studio.test")
+	stolen := id
+	stolen.ID, stolen.UserID = "30000000-0000-4000-8000-000000000002", bob.ID
+	if err := db.SaveIdentity(ctx, stolen, &bob, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrExists) {
+		t.Errorf("another user's identity: err = %v, want ErrExists", err)
+	}
+	if _, err := db.FindUserByEmail(ctx, bob.Email); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("a refused identity added its new user: %v", err)
+	}
+	stolen.Subject = "sub-bob"
+	if err := db.SaveIdentity(ctx, stolen, &bob, auth.AuditEntry{At: t0, Action: auth.ActionStaffAdded}); err != nil {
+		t.Fatalf("new user with identity: %v", err)
+	}
+	if u, err := db.FindUserByEmail(ctx, bob.Email); err != nil || len(u.Identities) != 1 || u.Identities[0].Subject != "sub-bob" {
+		t.Errorf("new user = %+v, %v", u, err)
+	}
+	if got, err := db.FindIdentity(ctx, "keycloak", "sub-ada"); err != nil || got.UserID != ada.ID || got.Data["sub"] != "sub-ada" {
+		t.Errorf("FindIdentity = %+v, %v", got, err)
+	}
+	if err := db.RemoveIdentity(ctx, bob.ID, id.ID, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("removing another user's identity: err = %v, want ErrNotFound", err)
+	}
+	if err := db.RemoveIdentity(ctx, ada.ID, id.ID, auth.AuditEntry{At: t0, Action: auth.ActionIdentityUnlinked}); err != nil {
+		t.Error(err)
+	}
+
+	// Removing a provider removes its identities and frees its entity id.
+	if _, err := db.RemoveProvider(ctx, "keycloak", auth.AuditEntry{At: t0, Action: auth.ActionProviderRemoved}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.FindIdentity(ctx, "keycloak", "sub-bob"); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("identity of a removed provider: %v", err)
+	}
+	if _, err := db.RemoveProvider(ctx, saml.ID, auth.AuditEntry{At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AddProvider(ctx, again, auth.AuditEntry{At: t0}); err != nil {
+		t.Errorf("after removal the domain is free: %v", err)
+	}
+	if _, err := db.RemoveProvider(ctx, "nobody", auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("removing no provider: err = %v", err)
+	}
+
+	// One SAML key, the first kept.
+	k1, err := db.SAMLKey(ctx, auth.SAMLKeyPair{PrivateKey: []byte("k1"), Certificate: []byte("c1"), CreatedAt: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2, err := db.SAMLKey(ctx, auth.SAMLKeyPair{PrivateKey: []byte("k2"), Certificate: []byte("c2"), CreatedAt: t0})
+	if err != nil || string(k1.PrivateKey) != "k1" || string(k2.PrivateKey) != "k1" {
+		t.Errorf("SAMLKey = %q then %q, %v", k1.PrivateKey, k2.PrivateKey, err)
+	}
+}
