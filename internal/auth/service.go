@@ -197,6 +197,7 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /factors/{id}/challenge", s.handleChallenge)
 	mux.HandleFunc("POST /factors/{id}/verify", s.handleFactorVerify)
 	mux.HandleFunc("DELETE /factors/{id}", s.handleUnenroll)
+	mux.HandleFunc("DELETE /user/identities/{id}", s.handleUnlinkIdentity)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
 }
