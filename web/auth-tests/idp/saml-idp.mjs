@@ -122,7 +122,7 @@ const nameIdFormats = {
   transient: "urn:oasis:names:tc:SAML:2.0:nameid-format:transient",
 };
 
-/** startSAMLIdP starts SimpleSAMLphp as an IdP for one SP; see the top of this file. */
+/** startSAMLIdP starts SimpleSAMLphp as an IdP for the SPs given; see the top of this file. */
 export async function startSAMLIdP(options) {
   const { users = [], signAssertion = true, signResponse = true, assertionLifetime = 300 } = options;
   const nameIdFormat = nameIdFormats[options.nameIdFormat ?? "emailAddress"];
@@ -169,6 +169,13 @@ export async function startSAMLIdP(options) {
         if (options.port || attempt >= 10) throw new Error(`startSAMLIdP: php could not listen on 127.0.0.1:${port}`);
         continue; // the free port was taken meanwhile
       }
+      // A test process that ends without close() (or with --test-force-exit)
+      // leaves no PHP server or directory behind.
+      const cleanUp = () => {
+        server.kill();
+        rmSync(dir, { recursive: true, force: true });
+      };
+      process.once("exit", cleanUp);
       return {
         url,
         entityId,
@@ -179,6 +186,7 @@ export async function startSAMLIdP(options) {
         dir,
         log: server.log,
         close: async () => {
+          process.off("exit", cleanUp);
           await server.stop();
           rmSync(dir, { recursive: true, force: true });
         },
@@ -224,7 +232,7 @@ function freePort() {
 }
 
 /** serve runs PHP's built-in server on SimpleSAMLphp's www/ with the
- * configuration in dir. It resolves to {stop, log} once the server
+ * configuration in dir. It resolves to {stop, kill, log} once the server
  * listens, or to undefined when it could not listen on port. */
 function serve(dir, port) {
   const proc = spawn("php", [
@@ -247,6 +255,7 @@ function serve(dir, port) {
       if (/Development Server \(.*\) started/.test(output)) {
         resolveServe({
           log: () => output,
+          kill: () => proc.kill(),
           stop: async () => {
             if (proc.exitCode === null) proc.kill();
             await exited;
