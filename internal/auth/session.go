@@ -49,7 +49,7 @@ var identityNamespace = uuid.MustParse("5b0c51f5-8d35-4d3a-9a53-2f0b7d0e7c1e")
 
 func toUserJSON(u User) userJSON {
 	return userJSON{
-		ID: u.ID, Aud: Audience, Role: Audience, Email: u.Email, EmailConfirmedAt: u.EmailConfirmedAt,
+		ID: u.ID, Aud: Audience, Role: Audience, Email: u.Email, EmailConfirmedAt: u.EmailConfirmedAt, Phone: u.Phone,
 		LastSignInAt: u.LastSignInAt, AppMetadata: appMetadata(), UserMetadata: u.UserMetadata,
 		Identities: []identityJSON{{
 			IdentityID: uuid.NewSHA1(identityNamespace, []byte(u.ID)).String(), ID: u.ID, UserID: u.ID,
