@@ -182,7 +182,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		}
 	}
 
-	s, err := site.New(web.Site(), site.Options{Origin: origin})
+	widget, formsCaptcha := cfg.signIn.formsCaptcha(authCfg.Captcha)
+	s, err := site.New(web.Site(), site.Options{Origin: origin, Captcha: widget})
 	if err != nil {
 		return err
 	}
@@ -279,6 +280,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			AllowedOrigins:     splitList(cfg.allowedOrigins),
 			Buckets:            authCfg.Buckets,
 			BucketsUnreachable: unreachable,
+			Captcha:            formsCaptcha,
 		},
 		Auth:     authSvc,
 		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),

@@ -8,6 +8,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/captcha"
+	"studio/internal/site"
 	"studio/internal/sms"
 )
 
@@ -81,4 +82,13 @@ func (s *secretFlag) value() string {
 		return s.flagValue
 	}
 	return s.envValue
+}
+
+// formsCaptcha is, with --captcha-forms, the widget the public forms show
+// and the verifier of their tokens (v is captcha's); nils otherwise.
+func (f *signInFlags) formsCaptcha(v *captcha.Verifier) (*site.CaptchaWidget, *captcha.Verifier) {
+	if !f.captchaForms || v == nil {
+		return nil, nil
+	}
+	return &site.CaptchaWidget{Provider: v.Provider(), SiteKey: v.SiteKey(), ScriptURL: v.ScriptURL(), Origins: v.Origins()}, v
 }
