@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/captcha"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
 )
@@ -91,6 +92,13 @@ type Config struct {
 	SessionInactivityTimeout time.Duration
 	Now                      func() time.Time
 	Logger                   *slog.Logger
+
+	// Captcha, when set, must accept the CAPTCHA token of every request to
+	// /otp, /verify, /recover and /resend (checkCaptcha); nil: none needed.
+	Captcha *captcha.Verifier
+	// SMS, when set, sends the codes of phone sign-in and of phone second
+	// factors (phone.go); nil: phone is not offered.
+	SMS SMSSender
 }
 
 // Service is the /auth/v1 service. It is safe for concurrent use.
