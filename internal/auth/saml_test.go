@@ -100,12 +100,12 @@ func (idp testIdP) metadata(t testing.TB) []byte {
 	return out
 }
 
-func (idp testIdP) signingContext(t testing.TB) *dsig.SigningContext {
+func (idp testIdP) signingContext(t testing.TB, method string) *dsig.SigningContext {
 	t.Helper()
 	ctx := dsig.NewDefaultSigningContext(dsig.TLSCertKeyStore(tls.Certificate{
 		Certificate: [][]byte{idp.cert.Raw}, PrivateKey: idp.key, Leaf: idp.cert}))
 	ctx.Canonicalizer = dsig.MakeC14N10ExclusiveCanonicalizerWithPrefixList("")
-	if err := ctx.SetSignatureMethod(dsig.RSASHA256SignatureMethod); err != nil {
+	if err := ctx.SetSignatureMethod(method); err != nil {
 		t.Fatal(err)
 	}
 	return ctx
@@ -119,6 +119,7 @@ type samlResponse struct {
 	// signAssertion, signResponse say what the IdP signs; signer is its key.
 	signAssertion, signResponse bool
 	signer                      testIdP
+	signatureMethod             string
 	// tamper, when set, changes the XML after it was signed.
 	tamper func(xml string) string
 }
@@ -129,7 +130,7 @@ type samlResponse struct {
 func newSAMLResponse(idp testIdP, requestID string, now time.Time) *samlResponse {
 	issuer := saml.Issuer{Format: "urn:oasis:names:tc:SAML:2.0:nameid-format:entity", Value: idpEntityID}
 	return &samlResponse{
-		signer: idp, signAssertion: true,
+		signer: idp, signAssertion: true, signatureMethod: dsig.RSASHA256SignatureMethod,
 		response: saml.Response{ID: "id-" + uuid.NewString(), InResponseTo: requestID, Version: "2.0", IssueInstant: now,
 			Destination: spACSURL, Issuer: &issuer, Status: saml.Status{StatusCode: saml.StatusCode{Value: saml.StatusSuccess}}},
 		assertion: saml.Assertion{ID: "id-" + uuid.NewString(), IssueInstant: now, Version: "2.0", Issuer: issuer,
@@ -162,7 +163,7 @@ func (r *samlResponse) encode(t testing.TB) string {
 	assertion := r.assertion
 	assertionEl := assertion.Element()
 	if r.signAssertion {
-		signed, err := r.signer.signingContext(t).SignEnveloped(assertionEl)
+		signed, err := r.signer.signingContext(t, r.signatureMethod).SignEnveloped(assertionEl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +174,7 @@ func (r *samlResponse) encode(t testing.TB) string {
 	responseEl := response.Element()
 	responseEl.AddChild(assertionEl)
 	if r.signResponse {
-		signed, err := r.signer.signingContext(t).SignEnveloped(responseEl)
+		signed, err := r.signer.signingContext(t, r.signatureMethod).SignEnveloped(responseEl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -472,6 +473,9 @@ func TestSAMLRefused(t *testing.T) {
 		}},
 		{name: "signed by another key", reason: "signature", change: func(f *samlFixture, r *samlResponse, now time.Time) {
 			r.signer = f.other
+		}},
+		{name: "signed with SHA-1", reason: "signature", change: func(f *samlFixture, r *samlResponse, now time.Time) {
+			r.signatureMethod = dsig.RSASHA1SignatureMethod
 		}},
 		{name: "expired", reason: "expired", change: func(f *samlFixture, r *samlResponse, now time.Time) {
 			r.assertion.Conditions.NotOnOrAfter = now.Add(-saml.MaxClockSkew - time.Second)
