@@ -277,10 +277,11 @@ func (f *samlFixture) post(encoded, relayState string) *url.URL {
 	return f.acs(url.Values{"SAMLResponse": {encoded}, "RelayState": {relayState}})
 }
 
-// fragment returns the parameters in the fragment of to.
+// fragment returns the parameters in the fragment of to, read as a
+// browser does (URLSearchParams of location.hash, as sent).
 func fragment(t testing.TB, to *url.URL) url.Values {
 	t.Helper()
-	v, err := url.ParseQuery(to.Fragment)
+	v, err := url.ParseQuery(to.EscapedFragment())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -569,6 +570,13 @@ func TestSAMLReplay(t *testing.T) {
 func TestSAMLUnsolicited(t *testing.T) {
 	f := newSAMLFixture(t, sqlite())
 	encoded := newSAMLResponse(f.idp, "", f.clock.Now()).encode(t)
+	t.Run("the message reads", func(t *testing.T) {
+		to := f.acs(url.Values{"SAMLResponse": {encoded}})
+		want := "Sign-ins started at the identity provider are not accepted: start with Single sign-on on the sign-in page"
+		if got := fragment(t, to).Get("error_description"); got != want {
+			t.Errorf("error_description = %q, want %q (sent %s)", got, want, to)
+		}
+	})
 	tests := []struct {
 		name string
 		form url.Values
