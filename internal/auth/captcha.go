@@ -8,8 +8,8 @@ import (
 )
 
 // captchaParams is the part of a body where the official client puts
-// options.captchaToken; the bodies of /otp, /verify, /recover and /resend
-// embed it.
+// options.captchaToken; the bodies of /otp, /verify, /recover, /resend and
+// /sso embed it.
 type captchaParams struct {
 	Security struct {
 		CaptchaToken string `json:"captcha_token"`

@@ -106,6 +106,7 @@ func TestCaptcha(t *testing.T) {
 		{"recover", "/recover", `{"email":"ada@studio.test"}`, 200},
 		{"resend by e-mail", "/resend", `{"email":"ada@studio.test","type":"signup"}`, 200},
 		{"resend by phone", "/resend", `{"phone":"+` + gracePhone + `","type":"sms"}`, 200},
+		{"sso", "/sso", `{"domain":"nowhere.test","skip_http_redirect":true}`, 404},
 	}
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {

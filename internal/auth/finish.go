@@ -176,11 +176,11 @@ func (s *Service) finishParams(r *http.Request, to *url.URL, flow FlowState, u U
 	if e != nil {
 		return e
 	}
-	to.Fragment = url.Values{
+	setFragment(to, url.Values{
 		"access_token": {answer.AccessToken}, "token_type": {answer.TokenType},
 		"expires_in": {strconv.Itoa(answer.ExpiresIn)}, "expires_at": {strconv.FormatInt(answer.ExpiresAt, 10)},
 		"refresh_token": {answer.RefreshToken}, "type": {"signup"},
-	}.Encode()
+	})
 	return nil
 }
 
@@ -205,7 +205,15 @@ func setErrorParams(to *url.URL, pkce bool, e *AuthError) {
 		return
 	}
 	params.Set("sb", "")
-	to.Fragment = params.Encode()
+	setFragment(to, params)
+}
+
+// setFragment makes params the fragment of to, encoded once as a query is
+// (a browser reads it with URLSearchParams): set as Fragment alone, the
+// encoded text would be escaped again.
+func setFragment(to *url.URL, params url.Values) {
+	to.RawFragment = params.Encode()
+	to.Fragment, _ = url.PathUnescape(to.RawFragment) // what Encode made unescapes
 }
 
 // consoleFlow is the flow of a sign-in whose state is unknown: it goes

@@ -110,6 +110,9 @@ type Service struct {
 	cors   cors.Policy
 
 	limitOTP, limitVerify, limitToken namedLimit
+	limitSSO                          namedLimit // POST /sso and the SAML ACS
+
+	spKey spKey // the SAML service provider's key, once read
 
 	keysMu         sync.Mutex
 	keys           *Keys
@@ -175,6 +178,7 @@ func New(st Store, cfg Config) *Service {
 		limitOTP:    newNamedLimit("auth/otp", cfg.RateLimit, cfg),
 		limitVerify: newNamedLimit("auth/verify", cfg.RateLimit, cfg),
 		limitToken:  newNamedLimit("auth/token", cfg.RefreshRateLimit, cfg),
+		limitSSO:    newNamedLimit("auth/sso", cfg.RateLimit, cfg),
 		cors: cors.Policy{Origins: cfg.AllowedOrigins, AllowMethods: "GET, POST, PUT, DELETE, OPTIONS",
 			AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute},
 		backgroundSlots: make(chan struct{}, MaxBackground),
@@ -206,6 +210,9 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /factors/{id}/verify", s.handleFactorVerify)
 	mux.HandleFunc("DELETE /factors/{id}", s.handleUnenroll)
 	mux.HandleFunc("DELETE /user/identities/{id}", s.handleUnlinkIdentity)
+	mux.HandleFunc("POST /sso", s.handleSSO)
+	mux.HandleFunc("GET "+SAMLMetadataPath, s.handleSAMLMetadata)
+	mux.HandleFunc("POST "+SAMLACSPath, s.handleSAMLACS)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
 }
@@ -234,12 +241,11 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 
 // knownPaths are the paths of routes, for the 405 answers.
 var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/reauthenticate", "/logout", "/factors"}
+	"/token", "/user", "/reauthenticate", "/logout", "/factors", "/sso", SAMLMetadataPath, SAMLACSPath}
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{
 	"/signup":                    "Sign-ups are disabled: staff are added by an operator",
-	"/sso":                       "Single sign-on is not offered",
 	"/authorize":                 "OAuth providers are not offered",
 	"/magiclink":                 "Use /otp to ask for a sign-in code",
 	"/invite":                    "Invitations are not offered: staff are added by an operator",
