@@ -359,3 +359,26 @@ func TestWebAuthnRegistrationRefusals(t *testing.T) {
 		}
 	})
 }
+
+// TestWebAuthnVerifyRace: one assertion sent many times at once against its
+// challenge raises a session once, on either engine (the factor's row is
+// locked while its challenge and counter are read and written).
+func TestWebAuthnVerifyRace(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			f := newFixture(t, engine)
+			key := f.passkey()
+			factorID, _ := f.enrollPasskey(f.signIn(), "Laptop", key)
+			session := f.signIn()
+			challenge, opts := f.webauthnChallenge(session, factorID, "request")
+			assertion, err := key.Get(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := together(inFlight, func(int) response { return f.webauthnVerify(session, factorID, challenge, "request", assertion) })
+			if n := countStatus(rs, 200); n != 1 {
+				t.Errorf("the assertion was accepted %d times, want once", n)
+			}
+		})
+	}
+}
