@@ -198,9 +198,6 @@ func newRelyingParty(siteOrigin string) (relyingParty, error) {
 		port = ""
 	}
 	origin := scheme + "://" + host
-	if strings.Contains(host, ":") {
-		origin = scheme + "://[" + host + "]"
-	}
 	if port != "" {
 		origin = scheme + "://" + net.JoinHostPort(host, port)
 	}

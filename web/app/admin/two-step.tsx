@@ -7,15 +7,15 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { FingerprintPattern } from "lucide-react";
 import type { Factor, SupabaseClient } from "@supabase/supabase-js";
-import { mfaCopy } from "~/content/console";
+import { mfaCopy, passkeyCopy } from "~/content/console";
 import { buttonClass } from "~/components/ui/button";
 import { AuthCard, CodeField, Notice } from "./auth-card";
 import { PasskeyAdd, confirmWithPasskey, passkeysSupported } from "./passkey";
 import { authErrorText } from "./sign-in";
 import { TotpEnrol } from "./totp-enrol";
 
-/** The person's verified factors, as the check offers them. */
-type Offered = { totp?: string; passkeys: Factor[] };
+/** The person's verified factors, as the check offers them (passkeys only where the browser can use them). */
+type Offered = { totp?: string; passkeys: Factor[]; passkeysUnusable: boolean };
 
 export function TwoStepCheck({ client, onSignOut }: { client: SupabaseClient; onSignOut: () => void }) {
   const [offered, setOffered] = useState<Offered>();
@@ -25,9 +25,11 @@ export function TwoStepCheck({ client, onSignOut }: { client: SupabaseClient; on
   const [passkeyBusy, setPasskeyBusy] = useState<string>();
   const [passkeyError, setPasskeyError] = useState<string>();
   useEffect(() => {
-    void client.auth.mfa.listFactors().then(({ data }) =>
-      setOffered({ totp: data?.totp.find((f) => f.status === "verified")?.id, passkeys: passkeysSupported() ? (data?.webauthn ?? []) : [] }),
-    );
+    void client.auth.mfa.listFactors().then(({ data }) => {
+      const passkeys = data?.webauthn ?? [];
+      const usable = passkeysSupported();
+      setOffered({ totp: data?.totp.find((f) => f.status === "verified")?.id, passkeys: usable ? passkeys : [], passkeysUnusable: !usable && passkeys.length > 0 });
+    });
   }, [client]);
   const factorId = offered?.totp;
   const passkeys = offered?.passkeys ?? [];
@@ -58,7 +60,8 @@ export function TwoStepCheck({ client, onSignOut }: { client: SupabaseClient; on
   return (
     <AuthCard title={mfaCopy.title}>
       <p className="text-sm text-slate-600 dark:text-slate-300">{passkeys.length > 0 ? mfaCopy.passkey.intro : mfaCopy.intro}</p>
-      {offered && !factorId && passkeys.length === 0 && <Notice tone="problem">{mfaCopy.noFactor}</Notice>}
+      {offered?.passkeysUnusable && <Notice tone="problem">{passkeyCopy.errors.unsupported}</Notice>}
+      {offered && !factorId && passkeys.length === 0 && !offered.passkeysUnusable && <Notice tone="problem">{mfaCopy.noFactor}</Notice>}
       {passkeys.length > 0 && (
         <div className="flex flex-col gap-3" aria-busy={passkeyBusy ? true : undefined}>
           {passkeyError && <Notice tone="problem">{passkeyError}</Notice>}
