@@ -56,11 +56,11 @@ var serveCommand = command{
 		envInt(fs, &cfg.realtimeMaxChannels, "realtime-max-channels", "STUDIO_REALTIME_MAX_CHANNELS", realtime.DefaultMaxChannels, "channels one /realtime/v1 websocket may join", env)
 		envInt(fs, &cfg.realtimeMaxBindings, "realtime-max-bindings", "STUDIO_REALTIME_MAX_BINDINGS", realtime.DefaultMaxBindings, "postgres_changes bindings one /realtime/v1 channel may have", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
-		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a TOTP factor (aal2) before they see any data", env)
+		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a second factor (TOTP or passkey: aal2) before they see any data", env)
 		envString(fs, &cfg.storageURL, "storage-url", "STUDIO_STORAGE_URL", "", "where /storage/v1 keeps the bytes of files: empty for the directory storage in --data, or s3://BUCKET?endpoint=…&region=… for an S3-compatible service that several servers share", env)
 		cfg.secrets = secretKeyFlags(fs, env)
 		cfg.signIn = bindSignInFlags(fs, env)
-		envString(fs, &cfg.mfaChallengeExpiry, "mfa-challenge-expiry", "STUDIO_MFA_CHALLENGE_EXPIRY", "5m", "how long a TOTP challenge may be verified", env)
+		envString(fs, &cfg.mfaChallengeExpiry, "mfa-challenge-expiry", "STUDIO_MFA_CHALLENGE_EXPIRY", "5m", "how long an MFA challenge (TOTP or passkey) may be verified", env)
 		envString(fs, &cfg.sessionTimebox, "session-timebox", "STUDIO_SESSION_TIMEBOX", "168h", "a staff session ends this long after its sign-in, or off", env)
 		envString(fs, &cfg.sessionInactivity, "session-inactivity-timeout", "STUDIO_SESSION_INACTIVITY_TIMEOUT", "24h", "a staff session not refreshed for this long ends, or off", env)
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {

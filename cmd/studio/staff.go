@@ -143,8 +143,8 @@ var staffResetMFACommand = staffCommand(
 	"staff reset-mfa",
 	"remove a member of staff's second factors and end their sessions",
 	"studio staff reset-mfa EMAIL\n\n"+
-		"For someone who lost their authenticator app, or whose factor is locked out\n"+
-		"because someone guessed its codes: removes every TOTP factor they enrolled\n"+
+		"For someone who lost their authenticator app or passkey, or whose factor is\n"+
+		"locked out because someone guessed its codes: removes every factor they enrolled\n"+
 		"(and their counts of wrong codes) and ends their sessions. They sign in again\n"+
 		"by e-mail and enrol a new factor (with --require-mfa, before they see any data).",
 	nil,

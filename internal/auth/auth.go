@@ -278,4 +278,6 @@ type Store interface {
 	// DeleteFactor removes the user's factor and lowers to aal1 the sessions
 	// it raised; ErrNotFound when there is no such factor.
 	DeleteFactor(ctx context.Context, userID, factorID string, audit AuditEntry) error
+
+	WebAuthnStore
 }

@@ -90,6 +90,7 @@ const (
 	codeMFAIPAddressMismatch      = "mfa_ip_address_mismatch"
 	codeMFAPhoneEnrollDisabled    = "mfa_phone_enroll_not_enabled"
 	codeMFAWebAuthnEnrollDisabled = "mfa_webauthn_enroll_not_enabled"
+	codeMFAWebAuthnVerifyDisabled = "mfa_webauthn_verify_not_enabled"
 	codeTooManyEnrolledMFAFactors = "too_many_enrolled_mfa_factors"
 )
 

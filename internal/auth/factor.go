@@ -11,12 +11,13 @@ import (
 )
 
 // Factor is a second factor of a user: a TOTP authenticator app, or a
-// phone that challenges send a code to (phone.go).
+// phone that challenges send a code to (phone.go), or a passkey
+// (FactorWebAuthn: its credential is kept apart, WebAuthnCredential).
 type Factor struct {
 	ID               string // UUID
 	UserID           string
 	FriendlyName     string
-	FactorType       string // totp
+	FactorType       string // totp or webauthn
 	Status           string // unverified until its first code is verified
 	Secret           string // the TOTP secret, sealed (SecretKey)
 	LastUsedStep     int64  // the TOTP time step of the last code accepted; a code works once
@@ -123,7 +124,7 @@ const (
 // The factor becomes verified, with Step its last used time step; the
 // session gets a new refresh token of hash RefreshHash (the others are
 // revoked); the user's sessions below aal2 end, and their other unverified
-// TOTP factors go, as in GoTrue.
+// factors of the same type go, as in GoTrue.
 type RaisedSession struct {
 	Session     Session
 	Step        int64

@@ -84,12 +84,9 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch p.FactorType {
-	case FactorTOTP:
+	case FactorTOTP, FactorWebAuthn:
 	case FactorPhone:
 		s.enrollPhone(w, r, c, p)
-		return
-	case "webauthn":
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAWebAuthnEnrollDisabled, "MFA enroll is disabled for WebAuthn"))
 		return
 	default:
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "factor_type needs to be totp, phone, or webauthn"))
@@ -97,6 +94,10 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 	}
 	if !validFactorText(p.FriendlyName) || !validFactorText(p.Issuer) {
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "friendly_name and issuer must be text of at most %d characters", maxFactorText))
+		return
+	}
+	if p.FactorType == FactorWebAuthn {
+		s.enrollWebAuthn(w, r, c, p)
 		return
 	}
 	issuer := p.Issuer
@@ -217,8 +218,12 @@ type challengeAnswer struct {
 // that a code of the factor can be verified against, from this address,
 // until it expires.
 func (s *Service) handleChallenge(w http.ResponseWriter, r *http.Request) {
-	_, f, ok := s.callerFactor(w, r)
+	c, f, ok := s.callerFactor(w, r)
 	if !ok {
+		return
+	}
+	if f.FactorType == FactorWebAuthn {
+		s.challengeWebAuthn(w, r, c, f)
 		return
 	}
 	var p struct {
@@ -258,6 +263,10 @@ type factorVerifyParams struct {
 func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 	c, f, ok := s.callerFactor(w, r)
 	if !ok {
+		return
+	}
+	if f.FactorType == FactorWebAuthn {
+		s.verifyWebAuthn(w, r, c, f)
 		return
 	}
 	var p factorVerifyParams
@@ -302,24 +311,34 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		Locked:     s.callerAudit(r, c, ActionFactorLocked, fmt.Sprintf("%s: %d wrong codes", detail, MaxFactorFailures)),
 		LockedMail: s.lockedMail(c.user, f, s.cfg.ClientIP(r)),
 	})
-	var e *AuthError
 	var locked *FactorLockedError
-	switch {
-	case errors.As(err, &locked):
+	if errors.As(err, &locked) {
 		s.countSignIn("mfa_locked_out")
 		wait := api.SetRetryAfter(w, locked.Until.Sub(now))
 		writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit,
 			"Too many wrong codes for this factor: it accepts no code for %d more seconds", wait))
 		return
+	}
+	if errors.Is(err, ErrVerificationFailed) {
+		err = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid %s code entered", codeName)
+	}
+	s.answerFactorVerified(w, r, p.ChallengeID, u, sess, refresh, err)
+}
+
+// answerFactorVerified answers a verification against challengeID: the
+// raised session sess of u with its new refresh token, or GoTrue's answer
+// to err, VerifyFactor's refusal (an *AuthError as it is).
+func (s *Service) answerFactorVerified(w http.ResponseWriter, r *http.Request, challengeID string, u User, sess Session, refresh string, err error) {
+	var e *AuthError
+	switch {
+	case errors.As(err, &e):
 	case errors.Is(err, ErrChallengeNotFound):
 		e = newError(http.StatusUnprocessableEntity, codeMFAFactorNotFound, "MFA factor with the provided challenge ID not found")
 	case errors.Is(err, ErrChallengeIPMismatch):
 		e = newError(http.StatusUnprocessableEntity, codeMFAIPAddressMismatch, "Challenge and verify IP addresses mismatch.")
 	case errors.Is(err, ErrChallengeExpired):
 		e = newError(http.StatusUnprocessableEntity, codeMFAChallengeExpired,
-			"MFA challenge %s has expired, verify against another challenge or create a new challenge.", p.ChallengeID)
-	case errors.Is(err, ErrVerificationFailed):
-		e = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid %s code entered", codeName)
+			"MFA challenge %s has expired, verify against another challenge or create a new challenge.", challengeID)
 	case errors.Is(err, ErrSessionNotFound):
 		e = newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
@@ -332,7 +351,9 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.countSignIn("mfa_ok")
-	answer, err := s.sessionAnswer(ctx, u, sess, refresh, now)
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	answer, err := s.sessionAnswer(ctx, u, sess, refresh, s.cfg.Now())
 	if err != nil {
 		s.failed(w, r, "sign access token", err)
 		return

@@ -80,17 +80,8 @@ func (s *DB) CreateFactor(ctx context.Context, f auth.Factor, staleBefore time.T
 func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "create challenge", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_factors SET last_challenged_at = ? WHERE id = ?`),
-			s.d.timeArg(c.CreatedAt), c.FactorID)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return err
-		}
-		found = true
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_mfa_challenges (id, factor_id, ip, created_at, expires_at, code_hash)
-			VALUES (?, ?, ?, ?, ?, ?)`), c.ID, c.FactorID, c.IP, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt), c.CodeHash); err != nil {
+		var err error
+		if found, err = s.insertChallenge(ctx, tx, c); err != nil || !found {
 			return err
 		}
 		return s.audit(ctx, tx, audit)
@@ -99,6 +90,22 @@ func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.A
 		return auth.ErrNotFound
 	}
 	return err
+}
+
+// insertChallenge notes when c's factor was challenged and stores c; not
+// found when the factor is gone.
+func (s *DB) insertChallenge(ctx context.Context, tx *sql.Tx, c auth.Challenge) (found bool, err error) {
+	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_factors SET last_challenged_at = ? WHERE id = ?`),
+		s.d.timeArg(c.CreatedAt), c.FactorID)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_mfa_challenges (id, factor_id, ip, created_at, expires_at, code_hash)
+		VALUES (?, ?, ?, ?, ?, ?)`), c.ID, c.FactorID, c.IP, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt), c.CodeHash)
+	return err == nil, err
 }
 
 // VerifyFactor implements auth.Store: it reads the attempt, asks v.Decide
@@ -233,8 +240,9 @@ func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r auth.RaisedSession,
 	}{
 		{`UPDATE auth_mfa_factors SET status = ?, last_used_step = ?, updated_at = ? WHERE id = ?`,
 			[]any{auth.FactorVerified, r.Step, s.d.timeArg(now), sess.FactorID}},
-		{`DELETE FROM auth_mfa_factors WHERE user_id = ? AND status <> ? AND factor_type = ?`,
-			[]any{sess.UserID, auth.FactorVerified, auth.FactorTOTP}},
+		{`DELETE FROM auth_mfa_factors WHERE user_id = ? AND status <> ?
+			AND factor_type = (SELECT factor_type FROM auth_mfa_factors WHERE id = ?)`,
+			[]any{sess.UserID, auth.FactorVerified, sess.FactorID}},
 		{`UPDATE auth_sessions SET aal = ?, amr = ?, factor_id = ? WHERE id = ?`, []any{sess.AAL, string(amr), sess.FactorID, sess.ID}},
 		{`UPDATE auth_refresh_tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL`, []any{s.d.timeArg(now), sess.ID}},
 		{`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)`, []any{r.RefreshHash, sess.ID, s.d.timeArg(now)}},

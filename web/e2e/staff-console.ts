@@ -37,14 +37,15 @@ function freePort(): Promise<number> {
 }
 
 /**
- * startStudio serves bin/studio on a free port with its own store and mail capture,
- * with every rate limit off (the tests sign in and submit more than people do).
+ * startStudio serves bin/studio on a free port of 127.0.0.1 (named host in its
+ * address) with its own store and mail capture, with every rate limit off (the tests sign in and submit more than people do).
  */
-export async function startStudio(extraArgs: string[] = []): Promise<Studio> {
+export async function startStudio(extraArgs: string[] = [], { host = "127.0.0.1" } = {}): Promise<Studio> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "studio-console-"));
   const smtp = await startCapture();
-  const base = `http://127.0.0.1:${port}`;
+  // The site's address (--site-url); "localhost" where an IP address will not do (a passkey's relying party).
+  const base = `http://${host}:${port}`;
   const proc: ChildProcess = spawn(
     bin,
     ["serve", "--addr", `127.0.0.1:${port}`, "--data", dataDir, "--site-url", base, "--smtp-url", smtp.url,

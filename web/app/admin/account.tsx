@@ -8,6 +8,7 @@ import { toast } from "~/components/ui/toast";
 import { Notice } from "./auth-card";
 import { useConsole } from "./console-context";
 import { classify } from "./problem";
+import { PasskeySection } from "./passkey";
 import { LoadingState, ProblemState } from "./states";
 import { formatDateTime } from "./time";
 import { TotpEnrol } from "./totp-enrol";
@@ -104,6 +105,7 @@ export function AccountScreen() {
           </>
         )}
       </section>
+      <PasskeySection />
       <section aria-labelledby="sign-out-title" className={card}>
         <h2 id="sign-out-title" className="text-lg font-semibold">
           {accountCopy.signOut.title}

@@ -177,7 +177,7 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
       if (p.kind === "session") void checkSession();
       else if (p.kind === "aal") {
         void client.auth.mfa.listFactors().then(({ data }) => {
-          setStage(data?.totp.some((f) => f.status === "verified") ? { name: "two-step" } : { name: "enrol" });
+          setStage(data?.all.some((f) => f.status === "verified") ? { name: "two-step" } : { name: "enrol" });
         });
       }
     },

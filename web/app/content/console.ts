@@ -90,6 +90,40 @@ export const mfaCopy = {
   enrolFirst: {
     title: "Set up two-step sign-in first",
     text: "This studio requires an authenticator app for staff. Set one up to see the console's data.",
+    orPasskey: "Or add a passkey instead: this device, your phone or a security key confirms it is you.",
+  },
+  passkey: {
+    intro: "Confirm it is you with your passkey.",
+    use: (name: string | undefined) => (name ? `Use passkey “${name}”` : "Use your passkey"),
+    waiting: "Waiting for your passkey…",
+    orCode: "Or enter the 6-digit code from your authenticator app.",
+  },
+} as const;
+
+/** Copy of passkeys (WebAuthn): adding one on the account page, and the errors of both ceremonies. */
+export const passkeyCopy = {
+  title: "Passkeys",
+  intro:
+    "A passkey is kept by this device, your phone or a security key, and only this site can ask for it: no code to type, and nothing a look-alike site could reuse. It is the safest second step.",
+  none: "No passkey is set up.",
+  nameLabel: "Name of the new passkey",
+  nameHint: "For example “Work laptop” or “Blue security key”, to tell your passkeys apart.",
+  add: "Add a passkey",
+  adding: "Waiting for your passkey…",
+  added: "The passkey was added. Two-step sign-in is on.",
+  factorName: (name: string | undefined) => name || "Passkey",
+  remove: "Remove",
+  removeLabel: (name: string | undefined) => `Remove passkey ${name || ""}`.trim(),
+  removeConfirm: "Remove this passkey? Sign-in will no longer ask for it.",
+  removed: "The passkey was removed.",
+  errors: {
+    name: "Give the passkey a name.",
+    nameTaken: "One of your passkeys or authenticators has this name already: choose another.",
+    cancelled: "No passkey was used: the request was cancelled or timed out. Try again, and follow what your device asks.",
+    exists: "This device holds a passkey for your account already.",
+    unsupported: "This browser cannot use passkeys. Use a recent Chrome, Edge, Firefox or Safari.",
+    refused: "The passkey was refused. Try again, or use another of your passkeys.",
+    needsAal2: "Confirm it is you with your passkey or authenticator first (sign out and in again) to change your passkeys.",
   },
 } as const;
 
