@@ -76,6 +76,8 @@ const (
 	codeSingleIdentityNotDeletable     = "single_identity_not_deletable"
 	codeSSOProviderNotFound            = "sso_provider_not_found"
 	codeProviderDisabled               = "provider_disabled"
+	codeBadOAuthState                  = "bad_oauth_state"
+	codeBadOAuthCallback               = "bad_oauth_callback"
 
 	codeMFAFactorNotFound         = "mfa_factor_not_found"
 	codeMFAFactorNameConflict     = "mfa_factor_name_conflict"

@@ -176,12 +176,20 @@ func (s *Service) finishParams(r *http.Request, to *url.URL, flow FlowState, u U
 	if e != nil {
 		return e
 	}
-	to.Fragment = url.Values{
+	setFragment(to, url.Values{
 		"access_token": {answer.AccessToken}, "token_type": {answer.TokenType},
 		"expires_in": {strconv.Itoa(answer.ExpiresIn)}, "expires_at": {strconv.FormatInt(answer.ExpiresAt, 10)},
 		"refresh_token": {answer.RefreshToken}, "type": {"signup"},
-	}.Encode()
+	})
 	return nil
+}
+
+// setFragment makes params the fragment of to, encoded once as a query is
+// (the client reads it with URLSearchParams): Fragment alone would be
+// escaped again by to.String().
+func setFragment(to *url.URL, params url.Values) {
+	to.RawFragment = params.Encode()
+	to.Fragment, _ = url.PathUnescape(to.RawFragment) // what RawFragment decodes to, so String() keeps it
 }
 
 // setErrorParams puts e into to as GoTrue does: error, error_code and
@@ -205,7 +213,7 @@ func setErrorParams(to *url.URL, pkce bool, e *AuthError) {
 		return
 	}
 	params.Set("sb", "")
-	to.Fragment = params.Encode()
+	setFragment(to, params)
 }
 
 // consoleFlow is the flow of a sign-in whose state is unknown: it goes
