@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster audit clean
+.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-idp test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -32,7 +32,7 @@ web: $(WEB)/node_modules/.package-lock.json
 ## test: everything CI checks (installs what the tests need when missing)
 # The first prerequisite records the work tree and the last checks that the
 # tests left it as they found it (make runs them in this order).
-test: test-record-tree deps-test build test-go test-web test-budgets test-auth test-cluster test-deploy test-e2e test-clean-tree
+test: test-record-tree deps-test build test-go test-web test-budgets test-idp test-auth test-cluster test-deploy test-e2e test-clean-tree
 
 # No test may write into the work tree (scripts/check-clean-tree): a studio
 # a test starts gets a temporary --data, or its store and secret key would
@@ -46,6 +46,7 @@ test-clean-tree:
 deps-test:
 	@scripts/ensure-nginx
 	@scripts/ensure-versitygw >/dev/null
+	@scripts/ensure-simplesamlphp
 	@if [ ! -x $(CHROMIUM) ]; then \
 		echo "installing Debian's chromium for the end-to-end tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
@@ -78,6 +79,14 @@ test-budgets:
 test-e2e: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run e2e
 	scripts/with-postgres $(NPM) run e2e -- e2e/admin.spec.ts
+
+# The identity providers that the federated sign-in tests start, checked on
+# their own (web/idp-tests): an OpenID Connect provider (the certified
+# oidc-provider package, web/auth-tests/idp/oidc-provider.mjs) and a SAML
+# IdP (Debian's SimpleSAMLphp under PHP's built-in server, installed by
+# deps-test; web/auth-tests/idp/saml-idp.mjs), each on loopback.
+test-idp: $(WEB)/node_modules/.package-lock.json
+	$(NPM) run test:idp
 
 # The official @supabase/supabase-js client against bin/studio's /auth/v1,
 # /rest/v1 and /realtime/v1 (make build first), with a real SMTP peer
