@@ -188,22 +188,3 @@ func clientSecret(given, file string, env func(string) string) (string, error) {
 func splitWords(v string) []string {
 	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
 }
-
-// oneArg returns the one positional argument (what, in the usage error when
-// missing); the flags after it are parsed here, as the flag package stops
-// at the first argument that is not a flag.
-func oneArg(fs *flag.FlagSet, stderr io.Writer, what string) (string, error) {
-	if fs.NArg() == 0 {
-		fmt.Fprintf(stderr, "%s: want %s\n", fs.Name(), what)
-		return "", errUsage
-	}
-	arg := fs.Arg(0)
-	if err := fs.Parse(fs.Args()[1:]); err != nil {
-		return "", errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return "", errUsage
-	}
-	return arg, nil
-}

@@ -59,6 +59,7 @@ var serveCommand = command{
 		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a TOTP factor (aal2) before they see any data", env)
 		envString(fs, &cfg.storageURL, "storage-url", "STUDIO_STORAGE_URL", "", "where /storage/v1 keeps the bytes of files: empty for the directory storage in --data, or s3://BUCKET?endpoint=…&region=… for an S3-compatible service that several servers share", env)
 		cfg.secrets = secretKeyFlags(fs, env)
+		cfg.signIn = bindSignInFlags(fs, env)
 		envString(fs, &cfg.mfaChallengeExpiry, "mfa-challenge-expiry", "STUDIO_MFA_CHALLENGE_EXPIRY", "5m", "how long a TOTP challenge may be verified", env)
 		envString(fs, &cfg.sessionTimebox, "session-timebox", "STUDIO_SESSION_TIMEBOX", "168h", "a staff session ends this long after its sign-in, or off", env)
 		envString(fs, &cfg.sessionInactivity, "session-inactivity-timeout", "STUDIO_SESSION_INACTIVITY_TIMEOUT", "24h", "a staff session not refreshed for this long ends, or off", env)
@@ -102,6 +103,8 @@ type serveConfig struct {
 	realtimeMaxConns    int
 	realtimeMaxChannels int
 	realtimeMaxBindings int
+
+	signIn *signInFlags // phone codes and the CAPTCHA
 }
 
 // storeFlags binds the flags that choose the store, shared by every command
@@ -166,6 +169,12 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if authCfg.MFAKey, err = cfg.secrets.load(*cfg.store, logger, true); err != nil {
 		return err
 	}
+	if authCfg.Captcha, err = cfg.signIn.captcha(); err != nil {
+		return err
+	}
+	if authCfg.SMS, err = cfg.signIn.sms(); err != nil {
+		return err
+	}
 	var mailer *notify.SMTP
 	if cfg.smtpURL != "" {
 		if mailer, err = notify.ParseSMTPURL(cfg.smtpURL); err != nil {
@@ -173,7 +182,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		}
 	}
 
-	s, err := site.New(web.Site(), site.Options{Origin: origin})
+	widget, formsCaptcha := cfg.signIn.formsCaptcha(authCfg.Captcha)
+	s, err := site.New(web.Site(), site.Options{Origin: origin, Captcha: widget})
 	if err != nil {
 		return err
 	}
@@ -270,6 +280,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			AllowedOrigins:     splitList(cfg.allowedOrigins),
 			Buckets:            authCfg.Buckets,
 			BucketsUnreachable: unreachable,
+			Captcha:            formsCaptcha,
 		},
 		Auth:     authSvc,
 		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),

@@ -19,21 +19,31 @@ import (
 var staffAddCommand = command{
 	name:    "staff add",
 	summary: "let a person sign in as staff",
-	description: "studio staff add EMAIL [--name NAME]\n\n" +
+	description: "studio staff add EMAIL [--name NAME] [--phone +E164]\n\n" +
 		"Adds a member of staff, who can then sign in with a code mailed to EMAIL\n" +
-		"(or printed by \"studio staff sign-in-code\"). There is no public sign-up.",
+		"(or printed by \"studio staff sign-in-code\"), or, with --phone and a server\n" +
+		"run with --sms-url, sent by SMS to that number. There is no public sign-up.",
 	setup: func(fs *flag.FlagSet, env func(string) string) action {
 		cfg := storeFlags(fs, env)
-		var name string
+		var name, phone string
 		fs.StringVar(&name, "name", "", "the person's name (user_metadata.name)")
+		fs.StringVar(&phone, "phone", "", "the person's phone number in E.164 (+ and up to 15 digits), which a code sent by SMS signs in")
 		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 			email, err := oneEmail(fs, stderr)
 			if err != nil {
 				return err
 			}
+			if phone != "" {
+				if phone, err = auth.NormalizePhone(phone); err != nil {
+					return fmt.Errorf("--phone: %w", err)
+				}
+			}
 			return withNewStore(ctx, *cfg, func(db *store.DB) error {
 				now := time.Now().UTC()
-				u := auth.User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now}
+				u := auth.User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now, Phone: phone}
+				if _, err := db.FindUserByPhone(ctx, phone); err == nil {
+					return fmt.Errorf("+%s is already the phone of a member of staff", phone)
+				}
 				if name != "" {
 					u.UserMetadata["name"] = name
 				}
@@ -54,25 +64,30 @@ var staffAddCommand = command{
 var staffListCommand = listCommand(
 	"staff list",
 	"print the staff who may sign in",
-	"Prints every member of staff: id, address, name, when added and when last signed in.",
+	"Prints every member of staff: id, address, name, phone, when added and when last signed in.",
 	func(ctx context.Context, db *store.DB) (table, error) {
 		users, err := db.ListUsers(ctx)
 		type record struct {
 			ID           string     `json:"id"`
 			Email        string     `json:"email"`
 			Name         string     `json:"name"`
+			Phone        string     `json:"phone"`
 			CreatedAt    time.Time  `json:"created_at"`
 			LastSignInAt *time.Time `json:"last_sign_in_at"`
 		}
 		records := []record{}
-		t := table{header: []string{"id", "email", "name", "created_at", "last_sign_in_at"}}
+		t := table{header: []string{"id", "email", "name", "phone", "created_at", "last_sign_in_at"}}
 		for _, u := range users {
-			records = append(records, record{u.ID, u.Email, u.Name(), u.CreatedAt, u.LastSignInAt})
+			phone := ""
+			if u.Phone != "" {
+				phone = "+" + u.Phone
+			}
+			records = append(records, record{u.ID, u.Email, u.Name(), phone, u.CreatedAt, u.LastSignInAt})
 			last := ""
 			if u.LastSignInAt != nil {
 				last = timeCell(*u.LastSignInAt)
 			}
-			t.rows = append(t.rows, []string{u.ID, u.Email, u.Name(), timeCell(u.CreatedAt), last})
+			t.rows = append(t.rows, []string{u.ID, u.Email, u.Name(), phone, timeCell(u.CreatedAt), last})
 		}
 		t.records = records
 		return t, err

@@ -196,3 +196,37 @@ func TestKeysRotate(t *testing.T) {
 		t.Errorf("too short --jwt-expiry: exit %d %q", code, stderr)
 	}
 }
+
+// TestStaffPhone: staff add --phone keeps the number (E.164, shown with its
+// "+" by staff list), refuses one that is not E.164 and one that is
+// already someone's.
+func TestStaffPhone(t *testing.T) {
+	dir := t.TempDir()
+	steps := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string // in stdout (exit 0) or stderr
+	}{
+		{"add with a phone", []string{"staff", "add", "ada@studio.test", "--phone", "+44 20 7946 0958", "--data", dir}, 0, "added ada@studio.test"},
+		{"add without one", []string{"staff", "add", "grace@studio.test", "--data", dir}, 0, "added grace@studio.test"},
+		{"add with a phone that is not E.164", []string{"staff", "add", "eve@studio.test", "--phone", "020 7946 0958", "--data", dir}, 1, "not a phone number in E.164"},
+		{"add with someone's phone", []string{"staff", "add", "eve@studio.test", "--phone", "+442079460958", "--data", dir}, 1, "+442079460958 is already the phone of a member of staff"},
+		{"list", []string{"staff", "list", "--data", dir, "--format", "csv"}, 0, "ada@studio.test,,'+442079460958,"}, // a leading + is quoted against spreadsheet formulas,
+	}
+	for _, s := range steps {
+		code, stdout, stderr := runCLI(t, nil, s.args...)
+		out := stdout
+		if s.wantCode != 0 {
+			out = stderr
+		}
+		if code != s.wantCode || !strings.Contains(out, s.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q", s.name, code, stdout, stderr, s.wantCode, s.want)
+		}
+	}
+	_, stdout, _ := runCLI(t, nil, "staff", "list", "--data", dir, "--format", "json")
+	var listed []struct{ Email, Phone string }
+	if err := json.Unmarshal([]byte(stdout), &listed); err != nil || len(listed) != 2 || listed[0].Phone != "+442079460958" || listed[1].Phone != "" {
+		t.Errorf("staff list --format json = %s", stdout)
+	}
+}

@@ -29,6 +29,7 @@ type User struct {
 	LastSignInAt     *time.Time
 	Factors          []Factor   // oldest first
 	Identities       []Identity // federated, oldest first (the e-mail identity is implied)
+	Phone            string     // E.164 digits without the "+" (GoTrue's form); "" for none
 }
 
 // HasVerifiedFactor reports whether the user has a verified second factor:
@@ -72,6 +73,7 @@ const (
 	PurposeRecovery         = "recovery"
 	PurposeReauthentication = "reauthentication" // the nonce PUT /user asks for
 	PurposeEmailChange      = "email_change"     // mailed to the new address
+	PurposeSMS              = "sms"              // sent by SMS to the user's phone
 )
 
 // Code is a one-time sign-in code as stored: only hashes of the code and of
@@ -175,9 +177,11 @@ const (
 type Store interface {
 	FederatedStore
 
-	// FindUserByEmail and FindUserByID return ErrNotFound for no one.
+	// FindUserByEmail, FindUserByID and FindUserByPhone return ErrNotFound
+	// for no one.
 	FindUserByEmail(ctx context.Context, email string) (User, error)
 	FindUserByID(ctx context.Context, id string) (User, error)
+	FindUserByPhone(ctx context.Context, phone string) (User, error)
 	// UpdateUserMetadata replaces the user's user_metadata.
 	UpdateUserMetadata(ctx context.Context, userID string, meta map[string]any, now time.Time) error
 
@@ -209,6 +213,10 @@ type Store interface {
 	// staff's or not, with a live code or not: the time taken tells
 	// nothing.
 	ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
+		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
+	// ConsumeCodeByPhone is ConsumeCodeByEmail for the member of staff
+	// whose phone is phone.
+	ConsumeCodeByPhone(ctx context.Context, phone, purpose string, now time.Time, maxTries int,
 		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
 	// ConsumeEmailChange uses the live e-mail change code sent to email (or
 	// of the user whose address email still is) when match(userID, hash)

@@ -32,7 +32,7 @@ func newAccessClaims(issuer string, u User, s Session, now time.Time, expiry tim
 	return AccessClaims{
 		Issuer: issuer, Subject: u.ID, Aud: Audience,
 		ExpiresAt: now.Add(expiry).Unix(), IssuedAt: now.Unix(),
-		Email: u.Email, AppMetadata: appMetadata(u), UserMetadata: u.UserMetadata,
+		Email: u.Email, Phone: u.Phone, AppMetadata: appMetadata(u), UserMetadata: u.UserMetadata,
 		Role: Audience, AAL: s.AAL, AMR: s.AMR, SessionID: s.ID,
 	}
 }

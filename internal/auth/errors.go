@@ -79,6 +79,12 @@ const (
 	codeBadOAuthState                  = "bad_oauth_state"
 	codeBadOAuthCallback               = "bad_oauth_callback"
 
+	codeSAMLRelayStateNotFound = "saml_relay_state_not_found"
+	codeSAMLRelayStateExpired  = "saml_relay_state_expired"
+	codeSAMLIdPNotFound        = "saml_idp_not_found"
+	codeSAMLAssertionNoUserID  = "saml_assertion_no_user_id"
+	codeSAMLAssertionNoEmail   = "saml_assertion_no_email"
+
 	codeMFAFactorNotFound         = "mfa_factor_not_found"
 	codeMFAFactorNameConflict     = "mfa_factor_name_conflict"
 	codeMFAChallengeExpired       = "mfa_challenge_expired"

@@ -10,7 +10,8 @@ import (
 	"studio/internal/notify"
 )
 
-// Factor is a second factor of a user: a TOTP authenticator app.
+// Factor is a second factor of a user: a TOTP authenticator app, or a
+// phone that challenges send a code to (phone.go).
 type Factor struct {
 	ID               string // UUID
 	UserID           string
@@ -22,6 +23,7 @@ type Factor struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	LastChallengedAt *time.Time
+	Phone            string // a phone factor's number, E.164 digits without the "+"
 }
 
 // Factor types and states, GoTrue's names.
@@ -46,6 +48,9 @@ type Challenge struct {
 	// used it up. The store keeps both.
 	Tries      int
 	VerifiedAt *time.Time
+	// CodeHash is the hash of the code a phone factor's challenge sent
+	// (ChallengeCodeHash); "" for other factors.
+	CodeHash string
 }
 
 // FactorVerification is one TOTP code against a challenge, to raise a
@@ -59,6 +64,9 @@ type FactorVerification struct {
 	// Check tells whether the code is right for the sealed secret and of a
 	// time step after lastStep, and returns that step.
 	Check func(sealedSecret string, lastStep int64) (step int64, ok bool, err error)
+	// SentCode, for a phone factor, tells whether the code is the one whose
+	// hash the challenge keeps; Check is then not used (checkCode).
+	SentCode func(challenge Challenge) bool
 	// AMR is the entry the session gains; RefreshHash its new refresh token's
 	// hash (the old ones are revoked).
 	AMR         AMREntry
@@ -141,7 +149,7 @@ func (v FactorVerification) Decide(a FactorAttempt) (FactorDecision, error) {
 	if until := a.Failures.LockedUntil(v.Now); !until.IsZero() {
 		return FactorDecision{Refused: &FactorLockedError{Until: until}}, nil
 	}
-	step, ok, err := v.Check(a.Factor.Secret, a.Factor.LastUsedStep)
+	step, ok, err := v.checkCode(a)
 	switch {
 	case err != nil:
 		return FactorDecision{}, err

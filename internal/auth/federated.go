@@ -118,6 +118,9 @@ type FederatedStore interface {
 	SaveIdentity(ctx context.Context, id Identity, newUser *User, audit AuditEntry) error
 	// RemoveIdentity removes the user's identity; ErrNotFound for none.
 	RemoveIdentity(ctx context.Context, userID, identityID string, audit AuditEntry) error
+	// AddAudit adds e to the audit log on its own: a refused sign-in that
+	// changes nothing else.
+	AddAudit(ctx context.Context, e AuditEntry) error
 	// SAMLKey returns the site's SAML key pair (sealed key, certificate),
 	// storing candidate first when there is none.
 	SAMLKey(ctx context.Context, candidate SAMLKeyPair) (SAMLKeyPair, error)

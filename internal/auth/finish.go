@@ -184,14 +184,6 @@ func (s *Service) finishParams(r *http.Request, to *url.URL, flow FlowState, u U
 	return nil
 }
 
-// setFragment makes params the fragment of to, encoded once as a query is
-// (the client reads it with URLSearchParams): Fragment alone would be
-// escaped again by to.String().
-func setFragment(to *url.URL, params url.Values) {
-	to.RawFragment = params.Encode()
-	to.Fragment, _ = url.PathUnescape(to.RawFragment) // what RawFragment decodes to, so String() keeps it
-}
-
 // setErrorParams puts e into to as GoTrue does: error, error_code and
 // error_description in the query (PKCE) or the fragment (implicit).
 func setErrorParams(to *url.URL, pkce bool, e *AuthError) {
@@ -214,6 +206,14 @@ func setErrorParams(to *url.URL, pkce bool, e *AuthError) {
 	}
 	params.Set("sb", "")
 	setFragment(to, params)
+}
+
+// setFragment makes params the fragment of to, encoded once as a query is
+// (a browser reads it with URLSearchParams): set as Fragment alone, the
+// encoded text would be escaped again.
+func setFragment(to *url.URL, params url.Values) {
+	to.RawFragment = params.Encode()
+	to.Fragment, _ = url.PathUnescape(to.RawFragment) // what Encode made unescapes
 }
 
 // consoleFlow is the flow of a sign-in whose state is unknown: it goes

@@ -39,13 +39,14 @@ type factorJSON struct {
 	CreatedAt        time.Time  `json:"created_at"`
 	UpdatedAt        time.Time  `json:"updated_at"`
 	LastChallengedAt *time.Time `json:"last_challenged_at"`
+	Phone            string     `json:"phone,omitempty"`
 }
 
 func toFactorsJSON(fs []Factor) []factorJSON {
 	var out []factorJSON
 	for _, f := range fs {
 		out = append(out, factorJSON{ID: f.ID, FriendlyName: f.FriendlyName, FactorType: f.FactorType, Status: f.Status,
-			CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, LastChallengedAt: f.LastChallengedAt})
+			CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, LastChallengedAt: f.LastChallengedAt, Phone: f.Phone})
 	}
 	return out
 }
@@ -84,8 +85,8 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 	}
 	switch p.FactorType {
 	case FactorTOTP:
-	case "phone":
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAPhoneEnrollDisabled, "MFA enroll is disabled for Phone"))
+	case FactorPhone:
+		s.enrollPhone(w, r, c, p)
 		return
 	case "webauthn":
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAWebAuthnEnrollDisabled, "MFA enroll is disabled for WebAuthn"))
@@ -121,10 +122,17 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		s.failed(w, r, "new TOTP factor", err)
 		return
 	}
+	s.createFactor(w, r, c, f, newFactorCheck(f.FriendlyName, c.session), a)
+}
+
+// createFactor stores f, the caller's new factor, when check (given the
+// caller's other factors) allows it, and answers answer; or GoTrue's
+// refusal.
+func (s *Service) createFactor(w http.ResponseWriter, r *http.Request, c caller, f Factor, check func([]Factor) error, answer any) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	audit := s.callerAudit(r, c, ActionFactorEnrolled, "factor "+f.ID)
-	err = s.store.CreateFactor(ctx, f, now.Add(-UnverifiedFactorExpiry), newFactorCheck(f.FriendlyName, c.session), audit)
+	err := s.store.CreateFactor(ctx, f, f.CreatedAt.Add(-UnverifiedFactorExpiry), check, audit)
 	switch {
 	case errors.Is(err, ErrFactorNameConflict):
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAFactorNameConflict,
@@ -133,10 +141,12 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeTooManyEnrolledMFAFactors, "Maximum number of verified factors reached, unenroll to continue"))
 	case errors.Is(err, ErrFactorNeedsAAL2):
 		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to enroll a new factor"))
+	case errors.Is(err, errPhoneFactorExists):
+		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAVerifiedFactorHeld, "A verified phone factor already exists, unenroll the existing factor to continue"))
 	case err != nil:
 		s.failed(w, r, "create factor", err)
 	default:
-		api.WriteJSON(w, http.StatusOK, a)
+		api.WriteJSON(w, http.StatusOK, answer)
 	}
 }
 
@@ -219,6 +229,10 @@ func (s *Service) handleChallenge(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.cfg.Now()
 	ch := Challenge{ID: uuid.NewString(), FactorID: f.ID, IP: s.cfg.ClientIP(r), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MFAChallengeExpiry)}
+	if f.FactorType == FactorPhone {
+		s.challengePhone(w, r, f, ch, p.Channel)
+		return
+	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	// Challenges are frequent and tell little: not in the audit log.
@@ -270,6 +284,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	now := s.cfg.Now()
 	detail := "factor " + f.ID
+	amr, codeName := factorAMR(f.FactorType)
 	sess, u, err := s.store.VerifyFactor(ctx, FactorVerification{
 		UserID: c.user.ID, FactorID: f.ID, ChallengeID: p.ChallengeID, SessionID: c.session.ID, IP: s.cfg.ClientIP(r),
 		Now: now, MaxTries: MaxCodeTries,
@@ -280,7 +295,8 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 			}
 			return totpMatch(secret, p.Code, now, lastStep)
 		},
-		AMR: AMREntry{Method: FactorTOTP, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
+		SentCode: sentCodeMatches(p.Code),
+		AMR:      AMREntry{Method: amr, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
 		Audit:      s.callerAudit(r, c, ActionFactorVerified, detail),
 		Failure:    s.callerAudit(r, c, ActionFactorFailed, detail),
 		Locked:     s.callerAudit(r, c, ActionFactorLocked, fmt.Sprintf("%s: %d wrong codes", detail, MaxFactorFailures)),
@@ -303,7 +319,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		e = newError(http.StatusUnprocessableEntity, codeMFAChallengeExpired,
 			"MFA challenge %s has expired, verify against another challenge or create a new challenge.", p.ChallengeID)
 	case errors.Is(err, ErrVerificationFailed):
-		e = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid TOTP code entered")
+		e = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid %s code entered", codeName)
 	case errors.Is(err, ErrSessionNotFound):
 		e = newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -95,14 +94,6 @@ func CheckProviderURL(raw string) error {
 		return nil
 	}
 	return fmt.Errorf("%q: want https (http only on a loopback host)", raw)
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // NewOIDCProvider checks spec, runs the discovery of its issuer (so that a

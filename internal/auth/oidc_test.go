@@ -243,16 +243,6 @@ func (f *fixture) callback(callbackURL string) *url.URL {
 	return location(f.t, f.do("GET", u.RequestURI(), ""))
 }
 
-// fragment is the parameters in a URL's fragment.
-func fragment(t testing.TB, u *url.URL) url.Values {
-	t.Helper()
-	v, err := url.ParseQuery(u.EscapedFragment()) // as the client reads location.hash
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 func s256(verifier string) string {
 	sum := sha256.Sum256([]byte(verifier))
 	return base64.RawURLEncoding.EncodeToString(sum[:])

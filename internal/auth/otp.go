@@ -21,6 +21,7 @@ type otpParams struct {
 	CodeChallenge       string         `json:"code_challenge"`
 	CodeChallengeMethod string         `json:"code_challenge_method"`
 	Channel             string         `json:"channel"`
+	captchaParams
 }
 
 // normalizeEmail is NormalizeEmail with GoTrue's answer to a bad address.
@@ -33,7 +34,7 @@ func normalizeEmail(s string) (string, *AuthError) {
 }
 
 // handleOTP handles POST /auth/v1/otp: mails a sign-in code and link to a
-// member of staff. Anyone else gets the same 200 {} and nothing is sent; the
+// member of staff (a phone gets a code by SMS: handleOTPPhone). Anyone else gets the same 200 {} and nothing is sent; the
 // per-address limit applies to every address alike, so neither the answer
 // nor the limit tells who is staff.
 func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +47,7 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only an email address or phone number should be provided"))
 		return
 	case p.Phone != "":
-		writeError(w, r, errPhoneNotOffered)
+		s.handleOTPPhone(w, r, p)
 		return
 	case p.Email == "":
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "One of email or phone must be set"))
@@ -62,7 +63,7 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, e)
 		return
 	}
-	if !s.allow(w, r, s.limitOTP) {
+	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
 	s.mailCode(w, r, email, PurposeSignIn, p.CodeChallenge, method)

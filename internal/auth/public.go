@@ -7,7 +7,7 @@ import (
 	"studio/internal/api"
 )
 
-// settings is the answer of GET /settings: e-mail sign-in only, no sign-up.
+// settings is the answer of GET /settings: no sign-up.
 type settings struct {
 	External          map[string]bool `json:"external"`
 	DisableSignup     bool            `json:"disable_signup"`
@@ -22,13 +22,31 @@ var externalProviders = []string{"anonymous_users", "apple", "azure", "bitbucket
 	"figma", "fly", "github", "gitlab", "google", "kakao", "keycloak", "linkedin", "linkedin_oidc", "notion",
 	"phone", "slack", "slack_oidc", "snapchat", "spotify", "twitch", "twitter", "workos", "zoom"}
 
-// handleSettings handles GET /auth/v1/settings.
-func (s *Service) handleSettings(w http.ResponseWriter, _ *http.Request) {
+// handleSettings handles GET /auth/v1/settings: e-mail, and the OpenID
+// Connect providers an operator added (by name) are on; saml_enabled says
+// whether a SAML provider was added.
+func (s *Service) handleSettings(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	providers, err := s.store.Providers(ctx)
+	if err != nil {
+		s.failed(w, r, "list providers", err)
+		return
+	}
 	ext := map[string]bool{}
 	for _, p := range externalProviders {
 		ext[p] = p == "email"
 	}
-	api.WriteJSON(w, http.StatusOK, settings{External: ext, DisableSignup: true})
+	answer := settings{External: ext, DisableSignup: true}
+	for _, p := range providers {
+		switch p.Kind {
+		case KindOIDC:
+			ext[p.Name] = true
+		case KindSAML:
+			answer.SAMLEnabled = true
+		}
+	}
+	api.WriteJSON(w, http.StatusOK, answer)
 }
 
 // handleHealth handles GET /auth/v1/health.

@@ -7,6 +7,7 @@ type recoverParams struct {
 	Email               string `json:"email"`
 	CodeChallenge       string `json:"code_challenge"`
 	CodeChallengeMethod string `json:"code_challenge_method"`
+	captchaParams
 }
 
 // handleRecover handles POST /auth/v1/recover (the client's
@@ -32,7 +33,7 @@ func (s *Service) handleRecover(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, e)
 		return
 	}
-	if !s.allow(w, r, s.limitOTP) {
+	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
 	s.mailCode(w, r, email, PurposeRecovery, p.CodeChallenge, method)
@@ -43,13 +44,14 @@ type resendParams struct {
 	Type  string `json:"type"`
 	Email string `json:"email"`
 	Phone string `json:"phone"`
+	captchaParams
 }
 
 // handleResend handles POST /auth/v1/resend {email, type}. There are no
 // sign-ups to confirm, so type signup mails a sign-in code as /otp does
 // (a new member of staff confirms the address by signing in); there is no
 // pending e-mail change yet, so email_change answers 200 {} and sends
-// nothing. Phone types are not offered.
+// nothing. Phone types are handleResendPhone's.
 func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
 	var p resendParams
 	if !decodeBody(w, r, &p) {
@@ -58,7 +60,7 @@ func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
 	switch p.Type {
 	case "signup", "email_change":
 	case "sms", "phone_change":
-		writeError(w, r, errPhoneNotOffered)
+		s.handleResendPhone(w, r, p)
 		return
 	default:
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Missing one of these types: signup, email_change, sms, phone_change"))
@@ -73,7 +75,7 @@ func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, e)
 		return
 	}
-	if !s.allow(w, r, s.limitOTP) {
+	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
 	purpose := PurposeSignIn

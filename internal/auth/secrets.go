@@ -24,17 +24,24 @@ const (
 // NewCode makes a one-time sign-in code for the user: the code to type, the
 // token_hash the mailed link carries, and what the store keeps of both.
 func NewCode(userID, purpose string, now time.Time, expiry time.Duration) (code, tokenHash string, c Code, err error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", "", Code{}, fmt.Errorf("new code: %w", err)
+	if code, err = newCodeDigits(); err != nil {
+		return "", "", Code{}, err
 	}
-	code = fmt.Sprintf("%0*d", CodeDigits, n.Int64())
 	if tokenHash, err = randomToken(); err != nil {
 		return "", "", Code{}, fmt.Errorf("new code: %w", err)
 	}
 	c = Code{UserID: userID, Purpose: purpose, CodeHash: CodeHash(userID, code), LinkHash: LinkHash(tokenHash),
 		CreatedAt: now, ExpiresAt: now.Add(expiry)}
 	return code, tokenHash, c, nil
+}
+
+// newCodeDigits returns CodeDigits random digits.
+func newCodeDigits() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", fmt.Errorf("new code: %w", err)
+	}
+	return fmt.Sprintf("%0*d", CodeDigits, n.Int64()), nil
 }
 
 // NewRefreshToken returns a new refresh token: 256 random bits.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/captcha"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
 )
@@ -91,6 +92,13 @@ type Config struct {
 	SessionInactivityTimeout time.Duration
 	Now                      func() time.Time
 	Logger                   *slog.Logger
+
+	// Captcha, when set, must accept the CAPTCHA token of every request to
+	// /otp, /verify, /recover and /resend (checkCaptcha); nil: none needed.
+	Captcha *captcha.Verifier
+	// SMS, when set, sends the codes of phone sign-in and of phone second
+	// factors (phone.go); nil: phone is not offered.
+	SMS SMSSender
 }
 
 // Service is the /auth/v1 service. It is safe for concurrent use.
@@ -102,6 +110,9 @@ type Service struct {
 	cors   cors.Policy
 
 	limitOTP, limitVerify, limitToken namedLimit
+	limitSSO                          namedLimit // POST /sso and the SAML ACS
+
+	spKey spKey // the SAML service provider's key, once read
 
 	keysMu         sync.Mutex
 	keys           *Keys
@@ -168,6 +179,7 @@ func New(st Store, cfg Config) *Service {
 		limitOTP:    newNamedLimit("auth/otp", cfg.RateLimit, cfg),
 		limitVerify: newNamedLimit("auth/verify", cfg.RateLimit, cfg),
 		limitToken:  newNamedLimit("auth/token", cfg.RefreshRateLimit, cfg),
+		limitSSO:    newNamedLimit("auth/sso", cfg.RateLimit, cfg),
 		cors: cors.Policy{Origins: cfg.AllowedOrigins, AllowMethods: "GET, POST, PUT, DELETE, OPTIONS",
 			AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute},
 		backgroundSlots: make(chan struct{}, MaxBackground),
@@ -202,6 +214,10 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+CallbackPath, s.handleCallback)
 	mux.HandleFunc("POST "+CallbackPath, s.handleCallback)
 	mux.HandleFunc("GET /user/identities/authorize", s.handleLinkIdentity)
+	mux.HandleFunc("DELETE /user/identities/{id}", s.handleUnlinkIdentity)
+	mux.HandleFunc("POST /sso", s.handleSSO)
+	mux.HandleFunc("GET "+SAMLMetadataPath, s.handleSAMLMetadata)
+	mux.HandleFunc("POST "+SAMLACSPath, s.handleSAMLACS)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
 }
@@ -230,12 +246,12 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 
 // knownPaths are the paths of routes, for the 405 answers.
 var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/reauthenticate", "/logout", "/factors", "/authorize", CallbackPath, "/user/identities/authorize"}
+	"/token", "/user", "/reauthenticate", "/logout", "/factors", "/sso", SAMLMetadataPath, SAMLACSPath,
+	"/authorize", CallbackPath, "/user/identities/authorize"}
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{
 	"/signup":    "Sign-ups are disabled: staff are added by an operator",
-	"/sso":       "Single sign-on is not offered",
 	"/magiclink": "Use /otp to ask for a sign-in code",
 	"/invite":    "Invitations are not offered: staff are added by an operator",
 }

@@ -55,7 +55,7 @@ func toUserJSON(u User) userJSON {
 			Provider: id.Provider, LastSignInAt: id.LastSignInAt, CreatedAt: id.CreatedAt, UpdatedAt: id.UpdatedAt, Email: id.Email})
 	}
 	return userJSON{
-		ID: u.ID, Aud: Audience, Role: Audience, Email: u.Email, EmailConfirmedAt: u.EmailConfirmedAt,
+		ID: u.ID, Aud: Audience, Role: Audience, Email: u.Email, EmailConfirmedAt: u.EmailConfirmedAt, Phone: u.Phone,
 		LastSignInAt: u.LastSignInAt, AppMetadata: appMetadata(u), UserMetadata: u.UserMetadata,
 		Identities: identities,
 		CreatedAt:  u.CreatedAt, UpdatedAt: u.UpdatedAt, Factors: toFactorsJSON(u.Factors),

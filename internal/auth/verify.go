@@ -18,6 +18,7 @@ type verifyParams struct {
 	Phone     string `json:"phone"`
 	Token     string `json:"token"`
 	TokenHash string `json:"token_hash"`
+	captchaParams
 }
 
 // verifyTypes are the types /verify takes, and the purpose of the codes
@@ -39,10 +40,15 @@ const maxTokenLength = 128
 // session. A wrong, expired or used code (or an address that is not
 // staff) is 403 otp_expired; every try counts, and the fifth kills the
 // code. The link of a code asked for with PKCE is 400
-// flow_state_not_found: only its verifier redeems it (pkce.go).
+// flow_state_not_found: only its verifier redeems it (pkce.go). A phone's
+// code is handleVerifyPhone's.
 func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	var p verifyParams
 	if !decodeBody(w, r, &p) {
+		return
+	}
+	if p.Phone != "" || p.Type == "sms" || p.Type == "phone_change" {
+		s.handleVerifyPhone(w, r, p)
 		return
 	}
 	purpose, known := verifyTypes[p.Type]
@@ -59,9 +65,6 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	case p.Token != "" && p.TokenHash != "":
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify requires either a token or a token hash, not both"))
 		return
-	case p.Phone != "":
-		writeError(w, r, errPhoneNotOffered)
-		return
 	case p.TokenHash != "" && p.Email != "":
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only the token_hash and type should be provided"))
 		return
@@ -69,7 +72,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify requires an email address with the token"))
 		return
 	}
-	if !s.allow(w, r, s.limitVerify) {
+	if !s.allow(w, r, s.limitVerify) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
 	started := time.Now()

@@ -44,6 +44,8 @@ type Messages struct {
 	RateLimited           string `json:"rateLimited"`
 	Unavailable           string `json:"unavailable"`
 	Internal              string `json:"internal"`
+	// Captcha: with --captcha-forms, a call whose CAPTCHA token is missing or rejected.
+	Captcha string `json:"captcha"`
 }
 
 // RuleSet is the content of rules.json.

@@ -251,6 +251,12 @@ func TestProblems(t *testing.T) {
 		t.Errorf("problems.%s is missing", form.ProblemInvalid)
 	}
 	delete(got, form.ProblemInvalid)
+	// A form posted without JavaScript has no CAPTCHA token: its page says
+	// the form needs JavaScript (the JSON answer asks to complete the check).
+	if !strings.Contains(got["captcha"], "without JavaScript") {
+		t.Errorf("problems.captcha = %q, want it to say the form cannot be sent without JavaScript", got["captcha"])
+	}
+	delete(got, "captcha")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}

@@ -37,20 +37,21 @@ type result struct {
 }
 
 // serve answers one request to fn: check its content type, origin and size
-// (begin), decode it, take one submission from the client's rate limit, run
-// fn, and answer success or the failure of the step that failed. Every way
+// (begin), decode it, take one submission from the client's rate limit,
+// check its CAPTCHA token (with --captcha-forms), run fn, and answer success or the failure of the step that failed. Every way
 // out is answered and counted.
 func serve[T any](f *functions, w http.ResponseWriter, r *http.Request, fn function[T]) {
 	c, body, ok := f.begin(w, r, fn.name, fn.problems)
 	if !ok {
 		return
 	}
+	body, captchaToken := takeCaptchaToken(body)
 	in, fe := fn.decode(r, body)
 	if fe != nil {
 		c.invalid(fe)
 		return
 	}
-	if !f.allow(c, r, fn.name) {
+	if !f.allow(c, r, fn.name) || !f.checkCaptcha(c, r, captchaToken) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"studio/internal/captcha"
 	"studio/internal/contact"
 	"studio/internal/cors"
 	"studio/internal/fault"
@@ -50,6 +51,9 @@ type FunctionsConfig struct {
 	// BucketsUnreachable is told when Buckets could not be used (the limit
 	// then counts in this process).
 	BucketsUnreachable func(error)
+	// Captcha, when set (--captcha-forms), must accept the captcha_token of
+	// every call (captcha.go); without it, a captcha_token is ignored.
+	Captcha *captcha.Verifier
 }
 
 // errNoStore is the failure of a function run by a server without a store

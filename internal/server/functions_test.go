@@ -582,6 +582,7 @@ func TestFunctionsProblemReasons(t *testing.T) {
 	limited := newHandler(t, db, server.FunctionsConfig{RateLimit: ratelimit.Rate{N: 1, Per: time.Minute}, Now: func() time.Time { return now }})
 	down := newHandler(t, downStore{}, server.FunctionsConfig{})
 	broken := newHandler(t, brokenStore{}, server.FunctionsConfig{})
+	guarded := newHandler(t, db, server.FunctionsConfig{Captcha: newSiteverify(t).verifier(t)})
 	overLimit := formPost("rate-limited: the second", "subscribe-newsletter", "email=a%40example.com", "/forms/problem/rate-limited")
 	overLimit.wantHeader["Retry-After"] = "60"
 	posts := []struct {
@@ -601,6 +602,7 @@ func TestFunctionsProblemReasons(t *testing.T) {
 		{limited, overLimit},
 		{down, formPost("unavailable", "submit-contact", validContactForm, "/forms/problem/unavailable")},
 		{broken, formPost("internal", "subscribe-newsletter", "email=a%40example.com", "/forms/problem/internal")},
+		{guarded, formPost("captcha", "subscribe-newsletter", "email=a%40example.com", "/forms/problem/captcha")},
 	}
 	reached := map[string]bool{}
 	for _, p := range posts {

@@ -29,7 +29,7 @@ type fieldProblem struct{ field, reason string }
 var problemReasons = mustProblems()
 
 func mustProblems() []string {
-	reasons := []string{problemInvalid, problemTooLarge, problemRateLimited, problemUnavailable, problemInternal}
+	reasons := []string{problemInvalid, problemTooLarge, problemRateLimited, problemUnavailable, problemInternal, problemCaptcha}
 	for _, fps := range [][]fieldProblem{contactProblems, waitlistProblems, newsletterProblems} {
 		for _, fp := range fps {
 			if !slices.Contains(reasons, fp.reason) {

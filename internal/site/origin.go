@@ -17,6 +17,10 @@ type Options struct {
 	// absolute links (canonical URLs, share tags, feeds, the sitemap).
 	// Empty means BuildOrigin.
 	Origin string
+	// Captcha, when set (--captcha-forms), makes the public forms show its
+	// widget (captcha.go); nil: no CAPTCHA, and the policy admits no
+	// other origin.
+	Captcha *CaptchaWidget
 }
 
 // ParseOrigin checks a site URL given on the command line and returns it as

@@ -144,6 +144,11 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 			return nil, err
 		}
 	}
+	if opts.Captcha != nil {
+		if err := s.withCaptcha(*opts.Captcha); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.addSitemap(origin); err != nil {
 		return nil, err
 	}

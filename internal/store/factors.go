@@ -14,7 +14,7 @@ import (
 // Second factors of the staff sign-in (package auth's TOTP MFA) and their
 // challenges.
 
-const factorColumns = `id, user_id, friendly_name, factor_type, status, secret, last_used_step, created_at, updated_at, last_challenged_at`
+const factorColumns = `id, user_id, friendly_name, factor_type, status, secret, last_used_step, created_at, updated_at, last_challenged_at, phone`
 
 // userFactors returns the user's factors, oldest first.
 func (s *DB) userFactors(ctx context.Context, q queryer, userID string) ([]auth.Factor, error) {
@@ -38,7 +38,7 @@ func (s *DB) userFactors(ctx context.Context, q queryer, userID string) ([]auth.
 // destinations of the columns that follow.
 func (s *DB) scanFactor(row scanner, f *auth.Factor, more ...any) error {
 	return row.Scan(append([]any{&f.ID, &f.UserID, &f.FriendlyName, &f.FactorType, &f.Status, &f.Secret, &f.LastUsedStep,
-		s.d.timeDest(&f.CreatedAt), s.d.timeDest(&f.UpdatedAt), nullTimeDest(&f.LastChallengedAt)}, more...)...)
+		s.d.timeDest(&f.CreatedAt), s.d.timeDest(&f.UpdatedAt), nullTimeDest(&f.LastChallengedAt), &f.Phone}, more...)...)
 }
 
 // CreateFactor implements auth.Store.
@@ -58,9 +58,9 @@ func (s *DB) CreateFactor(ctx context.Context, f auth.Factor, staleBefore time.T
 			return nil
 		}
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_mfa_factors
-			(id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			(id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at, phone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT DO NOTHING`),
-			f.ID, f.UserID, f.FriendlyName, f.FactorType, f.Status, f.Secret, s.d.timeArg(f.CreatedAt), s.d.timeArg(f.UpdatedAt))
+			f.ID, f.UserID, f.FriendlyName, f.FactorType, f.Status, f.Secret, s.d.timeArg(f.CreatedAt), s.d.timeArg(f.UpdatedAt), f.Phone)
 		if err != nil {
 			return err
 		}
@@ -89,8 +89,8 @@ func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.A
 			return err
 		}
 		found = true
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_mfa_challenges (id, factor_id, ip, created_at, expires_at)
-			VALUES (?, ?, ?, ?, ?)`), c.ID, c.FactorID, c.IP, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt)); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_mfa_challenges (id, factor_id, ip, created_at, expires_at, code_hash)
+			VALUES (?, ?, ?, ?, ?, ?)`), c.ID, c.FactorID, c.IP, s.d.timeArg(c.CreatedAt), s.d.timeArg(c.ExpiresAt), c.CodeHash); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, audit)
@@ -153,9 +153,9 @@ func (s *DB) factorAttempt(ctx context.Context, tx *sql.Tx, v auth.FactorVerific
 		a.Failures.Since = *failedSince
 	}
 	c := auth.Challenge{ID: v.ChallengeID, FactorID: v.FactorID}
-	err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT ip, tries, created_at, expires_at, verified_at FROM auth_mfa_challenges
+	err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT ip, tries, created_at, expires_at, verified_at, code_hash FROM auth_mfa_challenges
 		WHERE id = ? AND factor_id = ?`), v.ChallengeID, v.FactorID).
-		Scan(&c.IP, &c.Tries, s.d.timeDest(&c.CreatedAt), s.d.timeDest(&c.ExpiresAt), nullTimeDest(&c.VerifiedAt))
+		Scan(&c.IP, &c.Tries, s.d.timeDest(&c.CreatedAt), s.d.timeDest(&c.ExpiresAt), nullTimeDest(&c.VerifiedAt), &c.CodeHash)
 	if err != nil {
 		return a, noRowsIsNil(err)
 	}

@@ -336,6 +336,11 @@ func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audi
 	return err
 }
 
+// AddAudit implements auth.FederatedStore.
+func (s *DB) AddAudit(ctx context.Context, e auth.AuditEntry) error {
+	return s.write(ctx, "audit", func(ctx context.Context, tx *sql.Tx) error { return s.audit(ctx, tx, e) })
+}
+
 // SAMLKey implements auth.FederatedStore.
 func (s *DB) SAMLKey(ctx context.Context, candidate auth.SAMLKeyPair) (auth.SAMLKeyPair, error) {
 	var k auth.SAMLKeyPair

@@ -102,6 +102,16 @@ func testFederated(t *testing.T, engine storetest.Engine) {
 	if got, err := db.FindIdentity(ctx, "keycloak", "sub-ada"); err != nil || got.UserID != ada.ID || got.Data["sub"] != "sub-ada" {
 		t.Errorf("FindIdentity = %+v, %v", got, err)
 	}
+	// Removing a member of staff removes their identities (and sessions).
+	if _, err := db.RemoveUser(ctx, bob.Email, auth.AuditEntry{At: t0, Action: auth.ActionStaffRemoved}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.FindIdentity(ctx, "keycloak", "sub-bob"); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("identity of a removed member of staff: %v", err)
+	}
+	if err := db.SaveIdentity(ctx, stolen, &bob, auth.AuditEntry{At: t0, Action: auth.ActionStaffAdded}); err != nil {
+		t.Fatalf("adding them again with their identity: %v", err)
+	}
 	if err := db.RemoveIdentity(ctx, bob.ID, id.ID, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("removing another user's identity: err = %v, want ErrNotFound", err)
 	}

@@ -81,8 +81,8 @@ func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
 // factor columns.
 const (
 	sessionUserColumns = `s.id, s.user_id, s.created_at, s.refreshed_at, s.aal, s.amr, s.factor_id,
-		u.email, u.user_metadata, u.created_at, u.updated_at, u.email_confirmed_at, u.last_sign_in_at,
-		f.id, f.friendly_name, f.factor_type, f.status, f.created_at, f.updated_at, f.last_challenged_at`
+		u.email, u.user_metadata, u.created_at, u.updated_at, u.email_confirmed_at, u.last_sign_in_at, u.phone,
+		f.id, f.friendly_name, f.factor_type, f.status, f.created_at, f.updated_at, f.last_challenged_at, f.phone`
 	sessionUserJoin = `JOIN auth_users u ON u.id = s.user_id LEFT JOIN auth_mfa_factors f ON f.user_id = u.id`
 )
 
@@ -99,13 +99,14 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 	var meta string
 	var f struct {
 		id, name, typ, status *string
+		phone                 *string
 		created, updated      *time.Time
 		challenged            *time.Time
 	}
 	u := &su.user
 	row, err := s.scanSession(rows, append([]any{&u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt),
-		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt),
-		&f.id, &f.name, &f.typ, &f.status, nullTimeDest(&f.created), nullTimeDest(&f.updated), nullTimeDest(&f.challenged)}, more...)...)
+		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt), &u.Phone,
+		&f.id, &f.name, &f.typ, &f.status, nullTimeDest(&f.created), nullTimeDest(&f.updated), nullTimeDest(&f.challenged), &f.phone}, more...)...)
 	if err != nil {
 		return err
 	}
@@ -117,7 +118,7 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 	}
 	if f.id != nil {
 		u.Factors = append(u.Factors, auth.Factor{ID: *f.id, UserID: u.ID, FriendlyName: *f.name, FactorType: *f.typ,
-			Status: *f.status, CreatedAt: *f.created, UpdatedAt: *f.updated, LastChallengedAt: f.challenged})
+			Status: *f.status, CreatedAt: *f.created, UpdatedAt: *f.updated, LastChallengedAt: f.challenged, Phone: *f.phone})
 	}
 	return nil
 }

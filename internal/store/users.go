@@ -13,8 +13,8 @@ import (
 
 // Staff (package auth's users): the people who may sign in.
 
-// CreateUser adds a member of staff; auth.ErrExists when the address is
-// already one.
+// CreateUser adds a member of staff; auth.ErrExists when the address (or
+// the phone number) is already one's.
 func (s *DB) CreateUser(ctx context.Context, u auth.User, audit auth.AuditEntry) error {
 	meta, err := json.Marshal(nonNilMap(u.UserMetadata))
 	if err != nil {
@@ -22,9 +22,9 @@ func (s *DB) CreateUser(ctx context.Context, u auth.User, audit auth.AuditEntry)
 	}
 	var created bool
 	err = s.write(ctx, "insert user", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-			u.ID, u.Email, string(meta), s.d.timeArg(u.CreatedAt), s.d.timeArg(u.UpdatedAt))
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at, phone)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+			u.ID, u.Email, string(meta), s.d.timeArg(u.CreatedAt), s.d.timeArg(u.UpdatedAt), u.Phone)
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func (s *DB) FindUserByID(ctx context.Context, id string) (auth.User, error) {
 	return s.findUser(ctx, "find user", `id = ?`, id)
 }
 
-const userColumns = `id, email, user_metadata, created_at, updated_at, email_confirmed_at, last_sign_in_at`
+const userColumns = `id, email, user_metadata, created_at, updated_at, email_confirmed_at, last_sign_in_at, phone`
 
 // userWhere reads the user that where (a condition of this package, with
 // arg) selects, with their factors and identities; sql.ErrNoRows for no one.
@@ -132,7 +132,7 @@ func (s *DB) scanUser(row scanner) (auth.User, error) {
 	var u auth.User
 	var meta string
 	err := row.Scan(&u.ID, &u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt),
-		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt))
+		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt), &u.Phone)
 	if err != nil {
 		return u, err
 	}

@@ -1,4 +1,4 @@
-/** The account page: who is signed in and how, the authenticator (set up, remove), and signing out here or everywhere. */
+/** The account page: who is signed in and how, the sign-in methods, the authenticator (set up, remove), and signing out here or everywhere. */
 import { useCallback, useEffect, useState } from "react";
 import { LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import type { Factor } from "@supabase/supabase-js";
@@ -11,6 +11,7 @@ import { classify } from "./problem";
 import { LoadingState, ProblemState } from "./states";
 import { formatDateTime } from "./time";
 import { TotpEnrol } from "./totp-enrol";
+import { SignInMethods } from "./sign-in-methods";
 
 const card = "flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900/40";
 
@@ -63,6 +64,7 @@ export function AccountScreen() {
           )}
         </div>
       </div>
+      <SignInMethods className={card} />
       <section aria-labelledby="mfa-title" className={card}>
         <div>
           <h2 id="mfa-title" className="text-lg font-semibold">

@@ -2,8 +2,9 @@
  * ConsoleApp is the staff console's root (client:only on /admin): it makes
  * the Supabase client, follows the session (onAuthStateChange), and shows
  * sign-in, the two-step check, the required set-up or the console. A link
- * from the sign-in mail (?token_hash=…&type=magiclink) is verified here and
- * taken out of the address bar.
+ * from the sign-in mail (?token_hash=…&type=magiclink), or an identity
+ * provider's way back (?code=… or GoTrue's error parameters), is handled
+ * here and taken out of the address bar.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Session, SupabaseClient } from "@supabase/supabase-js";
@@ -17,6 +18,7 @@ import { ConsoleShell } from "./shell";
 import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
 import { LoadingState, ProblemState } from "./states";
 import { EnrolFirst, TwoStepCheck } from "./two-step";
+import { PROVIDER_PARAMS, providerReturn } from "./federated";
 
 export type Stage =
   | { name: "starting" }
@@ -34,10 +36,11 @@ export function linkToken(search: string): { token_hash: string; type: "magiclin
   return { token_hash, type };
 }
 
-/** withoutLinkToken is the URL without the link's parameters. */
+/** withoutLinkToken is the URL without the parameters of a mailed link or of a provider's way back. */
 export function withoutLinkToken(href: string): string {
   const u = new URL(href);
-  for (const k of ["token_hash", "type", "code"]) u.searchParams.delete(k);
+  for (const k of ["token_hash", "type", ...PROVIDER_PARAMS]) u.searchParams.delete(k);
+  if (new URLSearchParams(u.hash.slice(1)).has("error")) u.hash = "";
   return u.pathname + u.search + u.hash;
 }
 
@@ -70,7 +73,12 @@ function Starting({ label = consoleShell.loading }: { label?: string }) {
 
 function SignedInGate({ client }: { client: SupabaseClient }) {
   const [stage, setStage] = useState<Stage>({ name: "starting" });
-  const [verifyingLink, setVerifyingLink] = useState(() => linkToken(location.search) !== undefined);
+  /** What the screen says while a mailed link or a provider's code is traded for a session. */
+  const [signingIn, setSigningIn] = useState(() => {
+    if (linkToken(location.search)) return signInCopy.linkSigningIn;
+    const back = providerReturn(location.search, location.hash);
+    return back && "code" in back ? signInCopy.providerSigningIn : undefined;
+  });
   /** Set while this tab signs out on purpose: a sign-out that comes otherwise means the session ended. */
   const leaving = useRef(false);
   const stageName = useRef(stage.name);
@@ -138,12 +146,22 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
 
   useEffect(() => {
     const token = linkToken(location.search);
-    if (!token) return;
+    const back = token ? undefined : providerReturn(location.search, location.hash);
+    if (!token && !back) return;
     history.replaceState(null, "", withoutLinkToken(location.href));
-    void client.auth.verifyOtp(token).then(({ error }) => {
-      setVerifyingLink(false);
-      if (error) setStage({ name: "signed-out", notice: "badLink" });
-    });
+    if (token) {
+      void client.auth.verifyOtp(token).then(({ error }) => {
+        setSigningIn(undefined);
+        if (error) setStage({ name: "signed-out", notice: "badLink" });
+      });
+    } else if (back && "code" in back) {
+      void client.auth.exchangeCodeForSession(back.code).then(({ error }) => {
+        setSigningIn(undefined);
+        if (error) setStage({ name: "signed-out", notice: { provider: signInCopy.errors.providerCode } });
+      });
+    } else if (back) {
+      setStage({ name: "signed-out", notice: { provider: back.error } });
+    }
   }, [client]);
 
   const signOut = useCallback(
@@ -167,7 +185,7 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
   );
 
   const session = stage.name === "ready" ? stage.session : undefined;
-  if (verifyingLink) return <Starting label={signInCopy.linkSigningIn} />;
+  if (signingIn) return <Starting label={signingIn} />;
   switch (stage.name) {
     case "starting":
       return <Starting />;

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { linkToken, withoutLinkToken } from "./console-app";
 import { replyHref } from "./message-view";
 import { groupSecret, qrImageSrc } from "./totp-enrol";
+import { providerReturn, signInOptionsOf } from "./federated";
+import { methodName } from "./sign-in-methods";
 
 describe("the mailed sign-in link", () => {
   it("reads token_hash and type from the query", () => {
@@ -13,6 +15,33 @@ describe("the mailed sign-in link", () => {
   it("is taken out of the address, the rest kept", () => {
     expect(withoutLinkToken("http://s.test/admin?token_hash=abc&type=magiclink")).toBe("/admin");
     expect(withoutLinkToken("http://s.test/admin/inbox?filter=spam&token_hash=abc&type=magiclink&code=abc#x")).toBe("/admin/inbox?filter=spam#x");
+  });
+});
+
+describe("an identity provider's way back", () => {
+  it("reads a PKCE code, or GoTrue's error from the query or the fragment", () => {
+    expect(providerReturn("?code=abc", "")).toEqual({ code: "abc" });
+    expect(providerReturn("?error=access_denied&error_code=signup_disabled&error_description=Signups+not+allowed", "")).toEqual({ error: "Signups not allowed" });
+    expect(providerReturn("", "#error=access_denied&error_description=Nope&sb=")).toEqual({ error: "Nope" });
+    expect(providerReturn("?filter=spam", "#x")).toBeUndefined();
+    expect(providerReturn("?token_hash=abc&type=magiclink&code=abc", "")).toBeUndefined();
+  });
+  it("is taken out of the address, the rest kept", () => {
+    expect(withoutLinkToken("http://s.test/admin?error=access_denied&error_code=signup_disabled&error_description=x")).toBe("/admin");
+    expect(withoutLinkToken("http://s.test/admin#error=access_denied&error_description=x&sb=")).toBe("/admin");
+  });
+});
+
+describe("the sign-in options", () => {
+  it("are the providers an operator added (on in settings.external) and SAML", () => {
+    const external = { email: true, phone: false, google: false, keycloak: true, okta: true, anonymous_users: false };
+    expect(signInOptionsOf({ external, saml_enabled: true })).toEqual({ providers: ["keycloak", "okta"], sso: true });
+    expect(signInOptionsOf({})).toEqual({ providers: [], sso: false });
+  });
+  it("name each identity as a person reads it", () => {
+    expect(methodName("email")).toBe("E-mail code");
+    expect(methodName("sso:0b7d")).toBe("Single sign-on");
+    expect(methodName("keycloak")).toBe("keycloak");
   });
 });
 

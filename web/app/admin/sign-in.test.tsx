@@ -75,3 +75,32 @@ describe("SignIn", () => {
     expect(await screen.findByText(signInCopy.errors.network)).toBeTruthy();
   });
 });
+
+describe("SignIn with identity providers", () => {
+  beforeEach(() => localStorage.clear());
+
+  it("offers each provider the server lists, and single sign-on by the address's domain", async () => {
+    const settings = { external: { email: true, google: false, keycloak: true }, saml_enabled: true };
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(JSON.stringify(settings), { status: 200 }));
+    const { client } = fakeClient({ error: null }, { error: null });
+    render(<SignIn client={client} />);
+    expect(await screen.findByRole("button", { name: signInCopy.withProvider("keycloak") })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: signInCopy.withProvider("google") })).toBeNull();
+    expect(fetchMock).toHaveBeenCalledWith("/auth/v1/settings", expect.anything());
+    fireEvent.click(screen.getByRole("button", { name: signInCopy.sso.start }));
+    expect(await screen.findByRole("heading", { name: signInCopy.sso.title })).toBeTruthy();
+    type(signInCopy.emailLabel, "nobody");
+    fireEvent.click(screen.getByRole("button", { name: signInCopy.sso.submit }));
+    expect(await screen.findByText(signInCopy.errors.email)).toBeTruthy();
+    fetchMock.mockRestore();
+  });
+
+  it("offers nothing more when the server lists no provider", async () => {
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(JSON.stringify({ external: { email: true } }), { status: 200 }));
+    const { client } = fakeClient({ error: null }, { error: null });
+    render(<SignIn client={client} />);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(screen.queryByTestId("sign-in-providers")).toBeNull();
+    fetchMock.mockRestore();
+  });
+});

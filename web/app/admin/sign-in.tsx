@@ -2,15 +2,18 @@
  * Sign-in by e-mail code: the address, then "check your mail" and the
  * 6-digit code (signInWithOtp, verifyOtp). The link in the same mail signs in
  * too (console-app verifies its token_hash). The last address is kept, so a
- * person whose session ended finds it filled in.
+ * person whose session ended finds it filled in. When the server offers
+ * identity providers, "Sign in with NAME" and "Single sign-on" (the address's
+ * domain picks the provider) go there instead.
  */
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { signInCopy } from "~/content/console";
 import { buttonClass } from "~/components/ui/button";
 import { AuthCard, CodeField, FieldError, Notice, inputClass } from "./auth-card";
 import { classify } from "./problem";
 import { CONSOLE_ROOT } from "./route";
+import { consoleReturnURL, pkceTwin, signInOptions, type SignInOptions } from "./federated";
 
 const EMAIL_KEY = "studio-console-email";
 
@@ -30,7 +33,9 @@ export function rememberedEmail(): string {
   }
 }
 
-export type SignInNotice = "expired" | "badLink";
+const validEmail = (address: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address);
+
+export type SignInNotice = "expired" | "badLink" | { provider: string };
 
 /** authErrorText is what a person reads when sending or checking a code failed. */
 export function authErrorText(err: { status?: number; code?: string; message?: string; name?: string }, fallback: string): string {
@@ -40,7 +45,11 @@ export function authErrorText(err: { status?: number; code?: string; message?: s
 }
 
 export function SignIn({ client, notice }: { client: SupabaseClient; notice?: SignInNotice }) {
-  const [step, setStep] = useState<"email" | "code">("email");
+  const [step, setStep] = useState<"email" | "code" | "sso">("email");
+  const [options, setOptions] = useState<SignInOptions>({ providers: [], sso: false });
+  useEffect(() => {
+    void signInOptions(client).then(setOptions);
+  }, [client]);
   const [email, setEmail] = useState(rememberedEmail);
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
@@ -50,7 +59,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
     const address = email.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
+    if (!validEmail(address)) {
       setError(signInCopy.errors.email);
       return;
     }
@@ -88,11 +97,85 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
     // On success the client emits SIGNED_IN, and the console takes over.
   };
 
+  const startProvider = async (provider: string) => {
+    setBusy(true);
+    setError(undefined);
+    setInfo(signInCopy.redirecting);
+    const { error: err } = await pkceTwin(client).auth.signInWithOAuth({ provider: provider as never, options: { redirectTo: consoleReturnURL() } });
+    // On success the browser is on its way to the provider.
+    if (err) {
+      setBusy(false);
+      setInfo(undefined);
+      setError(authErrorText(err, err.message));
+    }
+  };
+
+  const startSSO = async (e: FormEvent) => {
+    e.preventDefault();
+    const address = email.trim().toLowerCase();
+    const domain = address.split("@")[1];
+    if (!validEmail(address) || !domain) {
+      setError(signInCopy.errors.email);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    rememberEmail(address);
+    const { error: err } = await pkceTwin(client).auth.signInWithSSO({ domain, options: { redirectTo: consoleReturnURL() } });
+    if (err) {
+      setBusy(false);
+      setError(err.status === 404 ? signInCopy.sso.notFound : authErrorText(err, err.message));
+    }
+  };
+
+  if (step === "sso") {
+    return (
+      <AuthCard title={signInCopy.sso.title}>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{signInCopy.sso.intro}</p>
+        <form onSubmit={startSSO} noValidate className="flex flex-col gap-4">
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="sso-email" className="text-sm font-medium">
+              {signInCopy.emailLabel}
+            </label>
+            <input
+              id="sso-email"
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              autoFocus
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? "sso-email-error" : undefined}
+              className={inputClass}
+            />
+            <FieldError id="sso-email-error" text={error} />
+          </div>
+          <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
+            {busy ? signInCopy.redirecting : signInCopy.sso.submit}
+          </button>
+        </form>
+        <button
+          type="button"
+          className={buttonClass("ghost", "sm", "self-start")}
+          onClick={() => {
+            setStep("email");
+            setError(undefined);
+          }}
+        >
+          {signInCopy.sso.back}
+        </button>
+      </AuthCard>
+    );
+  }
+
   if (step === "email") {
     return (
       <AuthCard title={signInCopy.title}>
         {notice === "expired" && <Notice>{signInCopy.expired}</Notice>}
         {notice === "badLink" && <Notice tone="problem">{signInCopy.errors.badLink}</Notice>}
+        {typeof notice === "object" && <Notice tone="problem">{signInCopy.errors.provider(notice.provider)}</Notice>}
         <p className="text-sm text-slate-600 dark:text-slate-300">{signInCopy.intro}</p>
         <form onSubmit={send} noValidate className="flex flex-col gap-4">
           <div className="flex flex-col gap-1.5">
@@ -118,6 +201,33 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
             {busy ? signInCopy.sending : signInCopy.send}
           </button>
         </form>
+        {(options.providers.length > 0 || options.sso) && (
+          <div className="flex flex-col gap-3" data-testid="sign-in-providers">
+            <p className="flex items-center gap-3 text-sm text-slate-600 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200 dark:text-slate-400 dark:before:bg-slate-700 dark:after:bg-slate-700">
+              {signInCopy.or}
+            </p>
+            {info && <Notice>{info}</Notice>}
+            {options.providers.map((name) => (
+              <button key={name} type="button" disabled={busy} className={buttonClass("secondary", "md", "w-full")} onClick={() => void startProvider(name)}>
+                {signInCopy.withProvider(name)}
+              </button>
+            ))}
+            {options.sso && (
+              <button
+                type="button"
+                disabled={busy}
+                className={buttonClass("secondary", "md", "w-full")}
+                onClick={() => {
+                  setStep("sso");
+                  setError(undefined);
+                  setInfo(undefined);
+                }}
+              >
+                {signInCopy.sso.start}
+              </button>
+            )}
+          </div>
+        )}
       </AuthCard>
     );
   }

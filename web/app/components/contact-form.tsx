@@ -6,6 +6,7 @@ import { contactForm } from "~/content/contact";
 import { FUNCTIONS_BASE, FunctionError, invokeFunction, newIdempotencyKey } from "~/lib/functions";
 import { earlyValue } from "~/lib/early-input";
 import { useHydrated } from "~/lib/hydrated";
+import { CaptchaBox, useCaptcha } from "~/lib/captcha";
 import { contactRules, honeypotField, validate, type FieldErrors } from "~/lib/validation";
 
 type FieldName = keyof typeof contactForm.fields;
@@ -44,6 +45,13 @@ function ContactForm({ onSent }: { onSent: () => void }) {
   // One key per message: sending it again unchanged (after a failure whose answer was lost) cannot store it twice.
   const messageKey = useRef<string | undefined>(undefined);
   const hydrated = useHydrated();
+  const captcha = useCaptcha();
+  const [captchaMissing, setCaptchaMissing] = useState(false);
+  // Typed before the island ran: the visitor has started filling the form in.
+  useEffect(() => {
+    if (fieldOrder.some((f) => values[f] !== "")) captcha.start();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, with the first render's values
+  }, []);
 
   function focusFirstError(errs: FieldErrors) {
     const first = fieldOrder.find((f) => errs[f]);
@@ -74,6 +82,12 @@ function ContactForm({ onSent }: { onSent: () => void }) {
       focusFirstError(checked.errors);
       return;
     }
+    if (captcha.required && !captcha.token) {
+      captcha.start();
+      setCaptchaMissing(true);
+      return;
+    }
+    setCaptchaMissing(false);
     setSubmitting(true);
     messageKey.current ??= newIdempotencyKey();
     try {
@@ -85,6 +99,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
         phone: v.phone,
         message: v.message,
         [honeypotField]: honeypot.current?.value ?? "",
+        ...(captcha.required ? { captcha_token: captcha.token } : {}),
       }, { idempotencyKey: messageKey.current });
       messageKey.current = undefined;
       toast({ title: contactForm.success.toastTitle, description: contactForm.success.toastDescription });
@@ -99,6 +114,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
       });
       if (fe && Object.keys(fe.fields).length > 0) setErrors(fe.fields);
     } finally {
+      if (captcha.required) captcha.reset(); // a token works once
       setSubmitting(false);
     }
   }
@@ -131,6 +147,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
         action={`${FUNCTIONS_BASE}/submit-contact`}
         noValidate={hydrated}
         onSubmit={onSubmit}
+        onInput={captcha.start}
         className="mt-6 grid gap-5 sm:grid-cols-2"
         aria-busy={submitting}
       >
@@ -154,6 +171,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
           <label htmlFor={`${id}-${honeypotField}`}>{contactForm.honeypotLabel}</label>
           <input ref={honeypot} id={`${id}-${honeypotField}`} name={honeypotField} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
+        <CaptchaBox captcha={captcha} missing={captchaMissing && !captcha.token} className="sm:col-span-2" />
         <div className="sm:col-span-2">
           <button type="submit" disabled={submitting} className={buttonClass("primary", "lg", "w-full sm:w-auto")}>
             {submitting ? contactForm.submitting : contactForm.submit}

@@ -3,6 +3,7 @@ import { comingSoonCopy } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
 import { joinWaitlist, waitlistAction } from "~/lib/signup";
 import { useSignupForm } from "~/lib/use-signup-form";
+import { CaptchaBox } from "~/lib/captcha";
 
 const copy = comingSoonCopy.form;
 
@@ -17,14 +18,14 @@ const copy = comingSoonCopy.form;
  */
 export function WaitlistForm({ productId, productName }: { productId: string; productName: string }) {
   const hintId = useId();
-  const { email, setEmail, pending, onSubmit, inputId } = useSignupForm((address) => joinWaitlist(address, productId), {
+  const { email, setEmail, pending, onSubmit, onInput, captcha, captchaMissing, inputId } = useSignupForm((address, token) => joinWaitlist(address, productId, token), {
     success: copy.success(productName),
     errorTitle: copy.errorTitle,
     errorFallback: copy.errorFallback,
   });
 
   return (
-    <form method="post" action={waitlistAction} onSubmit={onSubmit} className="mx-auto w-full max-w-lg">
+    <form method="post" action={waitlistAction} onSubmit={onSubmit} onInput={onInput} className="mx-auto w-full max-w-lg">
       <input type="hidden" name="productId" value={productId} />
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-900 dark:text-white">
         {copy.label}
@@ -46,6 +47,7 @@ export function WaitlistForm({ productId, productName }: { productId: string; pr
           {pending ? copy.submitting : copy.submit}
         </button>
       </div>
+      <CaptchaBox captcha={captcha} missing={captchaMissing} className="mt-3" />
       <p id={hintId} className="mt-2 text-sm text-slate-600 dark:text-slate-400">
         {copy.privacy}
       </p>

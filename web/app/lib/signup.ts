@@ -11,10 +11,13 @@ import { FUNCTIONS_BASE, invokeFunction } from "./functions";
 export const newsletterAction = `${FUNCTIONS_BASE}/subscribe-newsletter`;
 export const waitlistAction = `${FUNCTIONS_BASE}/join-waitlist`;
 
-export async function subscribeNewsletter(email: string): Promise<void> {
-  await invokeFunction("subscribe-newsletter", { email });
+/** withToken adds the CAPTCHA token to a call's body when the form has one (lib/captcha.tsx). */
+const withToken = (body: Record<string, string>, captchaToken?: string) => (captchaToken ? { ...body, captcha_token: captchaToken } : body);
+
+export async function subscribeNewsletter(email: string, captchaToken?: string): Promise<void> {
+  await invokeFunction("subscribe-newsletter", withToken({ email }, captchaToken));
 }
 
-export async function joinWaitlist(email: string, productId: string): Promise<void> {
-  await invokeFunction("join-waitlist", { email, productId });
+export async function joinWaitlist(email: string, productId: string, captchaToken?: string): Promise<void> {
+  await invokeFunction("join-waitlist", withToken({ email, productId }, captchaToken));
 }

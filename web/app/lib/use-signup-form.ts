@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { useCaptcha } from "~/lib/captcha";
 import { earlyValue } from "~/lib/early-input";
 import { toast, type ToastInput } from "~/components/ui/toast";
 
@@ -15,28 +16,44 @@ export type SignupCopy = {
  * the server's message and the field kept. The form is a real one (method
  * post, its action the function): before the island hydrates it posts
  * natively, and an address typed before then is the island's first state
- * (lib/early-input.ts). Give the email field inputId.
+ * (lib/early-input.ts). Give the email field inputId, the form onInput, and
+ * show a CaptchaBox of captcha (lib/captcha.tsx) in it.
  */
-export function useSignupForm(submit: (email: string) => Promise<void>, copy: SignupCopy) {
+export function useSignupForm(submit: (email: string, captchaToken?: string) => Promise<void>, copy: SignupCopy) {
   const inputId = useId();
   const [email, setEmail] = useState(() => earlyValue(inputId) ?? "");
   const [pending, setPending] = useState(false);
+  const captcha = useCaptcha();
+  const [captchaMissing, setCaptchaMissing] = useState(false);
+  // Typed before the island ran: the visitor has started filling the form in.
+  useEffect(() => {
+    if (email !== "") captcha.start();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, with the first render's value
+  }, []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
+    if (captcha.required && !captcha.token) {
+      captcha.start();
+      setCaptchaMissing(true);
+      return;
+    }
+    setCaptchaMissing(false);
     setPending(true);
     try {
-      await submit(email.trim());
+      await submit(email.trim(), captcha.required ? captcha.token : undefined);
       toast(copy.success);
       setEmail("");
     } catch (error) {
       const message = error instanceof Error && error.message ? error.message : copy.errorFallback;
       toast({ title: copy.errorTitle, description: message, variant: "destructive" });
     } finally {
+      if (captcha.required) captcha.reset(); // a token works once
       setPending(false);
     }
   }
 
-  return { inputId, email, setEmail, pending, onSubmit };
+  // Give the form onInput: the widget loads when the visitor starts filling it in.
+  return { inputId, email, setEmail, pending, onSubmit, onInput: captcha.start, captcha, captchaMissing: captchaMissing && !captcha.token };
 }

@@ -43,7 +43,7 @@ describe("NewsletterSignup", () => {
     const { input, button } = setup();
     fireEvent.change(input, { target: { value: "ada@example.com" } });
     fireEvent.submit(input.form!);
-    expect(subscribe).toHaveBeenCalledWith("ada@example.com");
+    expect(subscribe).toHaveBeenCalledWith("ada@example.com", undefined); // no CAPTCHA token: the page asks for none
     expect(button().textContent).toBe("Subscribing...");
     expect(button().disabled).toBe(true);
     await act(async () => resolve());

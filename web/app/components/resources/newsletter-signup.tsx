@@ -4,6 +4,7 @@ import { newsletter } from "~/content/resources";
 import { buttonClass } from "~/components/ui/button";
 import { newsletterAction, subscribeNewsletter } from "~/lib/signup";
 import { useSignupForm } from "~/lib/use-signup-form";
+import { CaptchaBox } from "~/lib/captcha";
 
 /**
  * NewsletterSignup: idle → submitting ('Subscribing...', disabled) → a
@@ -13,7 +14,7 @@ import { useSignupForm } from "~/lib/use-signup-form";
  * without its script (which would put the address in the URL).
  */
 export function NewsletterSignup() {
-  const { email, setEmail, pending: submitting, onSubmit, inputId } = useSignupForm(subscribeNewsletter, newsletter);
+  const { email, setEmail, pending: submitting, onSubmit, onInput, captcha, captchaMissing, inputId } = useSignupForm(subscribeNewsletter, newsletter);
   const headingId = useId();
 
   return (
@@ -26,7 +27,7 @@ export function NewsletterSignup() {
           {newsletter.title}
         </h2>
         <p className="mx-auto mt-3 max-w-xl text-slate-600 dark:text-slate-300">{newsletter.lead}</p>
-        <form method="post" action={newsletterAction} onSubmit={onSubmit} className="mx-auto mt-8 flex max-w-md flex-col gap-3 sm:flex-row">
+        <form method="post" action={newsletterAction} onSubmit={onSubmit} onInput={onInput} className="mx-auto mt-8 flex max-w-md flex-col gap-3 sm:flex-row">
           <label htmlFor={inputId} className="sr-only">
             {newsletter.emailLabel}
           </label>
@@ -46,6 +47,7 @@ export function NewsletterSignup() {
             {submitting ? newsletter.submitting : newsletter.submit}
           </button>
         </form>
+        <CaptchaBox captcha={captcha} missing={captchaMissing} className="mx-auto mt-3 flex max-w-md justify-center" />
       </div>
     </section>
   );

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"studio/internal/auth"
+	"studio/internal/store"
+)
+
+// The sso commands manage the SAML identity providers staff may sign in
+// with (POST /auth/v1/sso, package auth).
+
+var ssoAddCommand = command{
+	name:    "sso add",
+	summary: "add a SAML identity provider for staff single sign-on",
+	description: "studio sso add --metadata-url URL | --metadata-file FILE --domain DOMAIN... [--name-id-format FORMAT]\n\n" +
+		"Adds the SAML 2.0 identity provider (IdP) described by its metadata, and prints\n" +
+		"its id. Staff sign in through it with signInWithSSO({ domain }) or\n" +
+		"({ providerId: id }). Someone of a --domain who is not staff yet is added as\n" +
+		"staff on their first sign-in; anyone else must be staff already.\n\n" +
+		"Give the IdP this site's service provider metadata, SITE/auth/v1/sso/saml/metadata:\n" +
+		"its entity id is that URL, its ACS (HTTP-POST) SITE/auth/v1/sso/saml/acs.\n" +
+		"--metadata-url must be https, except on a loopback host.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		var metadataURL, metadataFile, nameIDFormat string
+		var domains []string
+		fs.StringVar(&metadataURL, "metadata-url", "", "where the IdP publishes its metadata (https)")
+		fs.StringVar(&metadataFile, "metadata-file", "", "a file with the IdP's metadata XML")
+		fs.Func("domain", "an e-mail domain of the IdP's people (repeat, or separate with commas)", func(v string) error {
+			domains = append(domains, splitList(v)...)
+			return nil
+		})
+		fs.StringVar(&nameIDFormat, "name-id-format", "", "the NameID format to ask for: persistent (default), emailAddress, transient or unspecified")
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			if err := noArgs(fs, stderr); err != nil {
+				return err
+			}
+			if (metadataURL == "") == (metadataFile == "") {
+				fmt.Fprintf(stderr, "%s: give one of --metadata-url and --metadata-file\n", fs.Name())
+				return errUsage
+			}
+			if len(domains) == 0 {
+				fmt.Fprintf(stderr, "%s: give at least one --domain\n", fs.Name())
+				return errUsage
+			}
+			format, err := auth.NameIDFormat(nameIDFormat)
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+				return errUsage
+			}
+			metadata, err := readMetadata(ctx, metadataURL, metadataFile)
+			if err != nil {
+				return err
+			}
+			p, err := auth.NewSAMLProvider(uuid.NewString(), metadata, metadataURL, domains, format, time.Now().UTC())
+			if err != nil {
+				return err
+			}
+			return withNewStore(ctx, *cfg, func(db *store.DB) error {
+				if err := checkSSOClash(ctx, db, p); err != nil {
+					return err
+				}
+				audit := auth.AuditEntry{At: p.CreatedAt, Action: auth.ActionProviderAdded, IP: "cli", Detail: p.Name + " " + p.EntityID}
+				if err := db.AddProvider(ctx, p, audit); errors.Is(err, auth.ErrExists) {
+					return fmt.Errorf("the IdP %s or one of the domains %s was added meanwhile", p.EntityID, strings.Join(p.Domains, ", "))
+				} else if err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, p.ID)
+				fmt.Fprintf(stderr, "added SAML provider %s (%s) for %s\n", p.ID, p.EntityID, strings.Join(p.Domains, ", "))
+				return nil
+			})
+		}
+	},
+}
+
+// readMetadata reads the IdP's metadata from url or file.
+func readMetadata(ctx context.Context, url, file string) ([]byte, error) {
+	if url != "" {
+		return auth.FetchSAMLMetadata(ctx, url)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, auth.MaxSAMLMetadataBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > auth.MaxSAMLMetadataBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not an IdP's metadata", file, auth.MaxSAMLMetadataBytes)
+	}
+	return data, nil
+}
+
+// checkSSOClash says which provider already has p's entity id or one of its
+// domains, as GoTrue's admin API does.
+func checkSSOClash(ctx context.Context, db *store.DB, p auth.Provider) error {
+	for _, d := range p.Domains {
+		other, err := db.FindSSOProviderByDomain(ctx, d)
+		if err == nil {
+			return fmt.Errorf("SSO domain %q is already assigned to an SSO identity provider (%s)", d, other.ID)
+		}
+		if !errors.Is(err, auth.ErrNotFound) {
+			return err
+		}
+	}
+	providers, err := db.Providers(ctx)
+	if err != nil {
+		return err
+	}
+	for _, other := range providers {
+		if other.EntityID == p.EntityID {
+			return fmt.Errorf("the SAML IdP %s is already added (%s): remove it first to add it again", p.EntityID, other.ID)
+		}
+	}
+	return nil
+}
+
+var ssoListCommand = listCommand(
+	"sso list",
+	"print the SAML identity providers",
+	"Prints every SAML identity provider: id, entity id, domains, where its metadata\ncame from and when it was added.",
+	func(ctx context.Context, db *store.DB) (table, error) {
+		providers, err := db.Providers(ctx)
+		type record struct {
+			ID          string    `json:"id"`
+			EntityID    string    `json:"entity_id"`
+			Domains     []string  `json:"domains"`
+			MetadataURL string    `json:"metadata_url"`
+			CreatedAt   time.Time `json:"created_at"`
+		}
+		records := []record{}
+		t := table{header: []string{"id", "entity_id", "domains", "metadata_url", "created_at"}}
+		for _, p := range providers {
+			if p.Kind != auth.KindSAML {
+				continue
+			}
+			var c auth.SAMLConfig
+			_ = json.Unmarshal(p.Config, &c) // a config that does not read shows no URL
+			records = append(records, record{p.ID, p.EntityID, p.Domains, c.MetadataURL, p.CreatedAt})
+			t.rows = append(t.rows, []string{p.ID, p.EntityID, strings.Join(p.Domains, ","), c.MetadataURL, timeCell(p.CreatedAt)})
+		}
+		t.records = records
+		return t, err
+	},
+)
+
+var ssoRemoveCommand = command{
+	name:    "sso remove",
+	summary: "remove a SAML identity provider",
+	description: "studio sso remove ID\n\n" +
+		"Removes the SAML identity provider (its id as \"studio sso list\" prints it):\n" +
+		"nobody signs in through it any more, the identities it tied to staff are\n" +
+		"removed (the staff stay), and its entity id and domains may be added again.",
+	setup: func(fs *flag.FlagSet, env func(string) string) action {
+		cfg := storeFlags(fs, env)
+		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+			id, err := oneArg(fs, stderr, "a provider id")
+			if err != nil {
+				return err
+			}
+			id = strings.TrimPrefix(id, "sso:")
+			return withStore(ctx, *cfg, func(db *store.DB) error {
+				p, err := db.FindProvider(ctx, id)
+				if errors.Is(err, auth.ErrNotFound) || (err == nil && (p.Kind != auth.KindSAML || p.ID != id)) {
+					return fmt.Errorf("no SAML provider %s (studio sso list prints them)", id)
+				}
+				if err != nil {
+					return err
+				}
+				audit := auth.AuditEntry{At: time.Now().UTC(), Action: auth.ActionProviderRemoved, IP: "cli", Detail: p.Name + " " + p.EntityID}
+				if _, err := db.RemoveProvider(ctx, p.ID, audit); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "removed SAML provider %s (%s)\n", p.ID, p.EntityID)
+				return nil
+			})
+		}
+	},
+}
+
+// oneArg returns the one positional argument (what names it in the usage
+// error), parsing the flags after it.
+func oneArg(fs *flag.FlagSet, stderr io.Writer, what string) (string, error) {
+	if fs.NArg() == 0 {
+		fmt.Fprintf(stderr, "%s: want %s\n", fs.Name(), what)
+		return "", errUsage
+	}
+	arg := fs.Arg(0)
+	if err := fs.Parse(fs.Args()[1:]); err != nil {
+		return "", errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return "", errUsage
+	}
+	return arg, nil
+}

@@ -1,0 +1,129 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/crewjam/saml"
+	"github.com/google/uuid"
+
+	"studio/internal/api"
+)
+
+// ssoParams is the body of POST /sso, as supabase-js signInWithSSO sends
+// it.
+type ssoParams struct {
+	ProviderID          string `json:"provider_id"`
+	Domain              string `json:"domain"`
+	RedirectTo          string `json:"redirect_to"`
+	SkipHTTPRedirect    *bool  `json:"skip_http_redirect"`
+	CodeChallenge       string `json:"code_challenge"`
+	CodeChallengeMethod string `json:"code_challenge_method"`
+	captchaParams
+}
+
+// validate checks that exactly one of provider_id and domain is given, with
+// GoTrue's messages.
+func (p ssoParams) validate() *AuthError {
+	switch {
+	case p.ProviderID != "" && p.Domain != "":
+		return newError(http.StatusBadRequest, codeValidationFailed, "Only one of provider_id or domain supported")
+	case p.ProviderID == "" && p.Domain == "":
+		return newError(http.StatusBadRequest, codeValidationFailed, "A provider_id or domain needs to be provided")
+	case p.ProviderID != "" && uuid.Validate(p.ProviderID) != nil:
+		// GoTrue's body has a UUID there, so this fails as its JSON does.
+		return newError(http.StatusBadRequest, codeBadJSON, "Could not parse request body as JSON: provider_id is not a UUID")
+	}
+	return nil
+}
+
+var (
+	errNoSSOProvider       = newError(http.StatusNotFound, codeSSOProviderNotFound, "No such SSO provider")
+	errNoSSOProviderDomain = newError(http.StatusNotFound, codeSSOProviderNotFound, "No SSO provider assigned for this domain")
+)
+
+// handleSSO handles POST /sso: it starts a SAML sign-in at the provider of
+// the domain (or of provider_id) and answers the IdP's URL, {url} with
+// skip_http_redirect (what supabase-js asks for), else a 303 to it. The
+// AuthnRequest goes by the HTTP-Redirect binding, signed; its RelayState is
+// the flow's state, and the flow keeps its ID for InResponseTo.
+func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
+	var p ssoParams
+	if !decodeBody(w, r, &p) {
+		return
+	}
+	if e := p.validate(); e != nil {
+		writeError(w, r, e)
+		return
+	}
+	if !s.allow(w, r, s.limitSSO) {
+		return
+	}
+	if !s.checkCaptcha(w, r, p.Security.CaptchaToken) { // before anything is looked up or stored
+		return
+	}
+
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	var provider Provider
+	var err error
+	notFound := errNoSSOProvider
+	if p.ProviderID != "" {
+		id := uuid.MustParse(p.ProviderID).String() // validated
+		provider, err = s.store.FindProvider(ctx, id)
+		if err == nil && (provider.Kind != KindSAML || provider.ID != id) {
+			err = ErrNotFound
+		}
+	} else {
+		notFound = errNoSSOProviderDomain
+		provider, err = s.store.FindSSOProviderByDomain(ctx, strings.ToLower(strings.TrimSpace(p.Domain)))
+	}
+	switch {
+	case errors.Is(err, ErrNotFound):
+		writeError(w, r, notFound)
+		return
+	case err != nil:
+		s.failed(w, r, "find SSO provider", err)
+		return
+	}
+	method, e := pkceMethod(p.CodeChallenge, p.CodeChallengeMethod)
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+
+	config, idp, err := samlProvider(provider)
+	if err != nil {
+		s.failed(w, r, "SAML provider", err)
+		return
+	}
+	sp, err := s.serviceProvider(ctx, idp, config.NameIDFormat, s.cfg.Now())
+	if err != nil {
+		s.failed(w, r, "SAML service provider", err)
+		return
+	}
+	request, err := sp.MakeAuthenticationRequest(sp.GetSSOBindingLocation(saml.HTTPRedirectBinding), saml.HTTPRedirectBinding, saml.HTTPPostBinding)
+	if err != nil {
+		s.failed(w, r, "SAML AuthnRequest", err)
+		return
+	}
+	state, err := s.newFlow(ctx, provider.Name, p.RedirectTo, p.CodeChallenge, method, request.ID, "", "")
+	if err != nil {
+		s.failed(w, r, "create flow state", err)
+		return
+	}
+	to, err := request.Redirect(state, sp)
+	if err != nil {
+		s.failed(w, r, "SAML redirect", err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if p.SkipHTTPRedirect != nil && *p.SkipHTTPRedirect {
+		api.WriteJSON(w, http.StatusOK, struct {
+			URL string `json:"url"`
+		}{to.String()})
+		return
+	}
+	http.Redirect(w, r, to.String(), http.StatusSeeOther)
+}

@@ -1,0 +1,27 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"studio/internal/auth"
+)
+
+// Phone codes of the staff sign-in (package auth's phone.go): the codes are
+// one-time codes (codes.go) of purpose sms, found by the user's phone.
+
+// FindUserByPhone implements auth.Store.
+func (s *DB) FindUserByPhone(ctx context.Context, phone string) (auth.User, error) {
+	if phone == "" {
+		return auth.User{}, auth.ErrNotFound // '' is everyone's "no phone"
+	}
+	return s.findUser(ctx, "find user by phone", `phone = ?`, phone)
+}
+
+// ConsumeCodeByPhone implements auth.Store: ConsumeCodeByEmail's one UPDATE,
+// the user found by phone.
+func (s *DB) ConsumeCodeByPhone(ctx context.Context, phone, purpose string, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
+	return s.consumeCode(ctx, "consume code", `user_id = (SELECT id FROM auth_users WHERE phone = ? AND phone <> '') AND purpose = ?`,
+		[]any{phone, purpose}, now, maxTries, match, failure, nil)
+}
