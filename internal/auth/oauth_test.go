@@ -8,6 +8,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -402,8 +404,17 @@ func TestNewOIDCProvider(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.msg)
 		}
 	}
-	only := newFakeIdP(t, "private_key_jwt")
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"issuer":"` + strings.Repeat("x", 2<<20) + `"}`))
+	}))
+	defer huge.Close()
 	spec := good
+	spec.Issuer = huge.URL
+	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a discovery document over 1 MiB: %v", err)
+	}
+	only := newFakeIdP(t, "private_key_jwt")
+	spec = good
 	spec.Issuer = only.issuer()
 	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "client_secret_basic") {
 		t.Errorf("private_key_jwt only: %v", err)
