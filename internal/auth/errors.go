@@ -76,6 +76,8 @@ const (
 	codeSingleIdentityNotDeletable     = "single_identity_not_deletable"
 	codeSSOProviderNotFound            = "sso_provider_not_found"
 	codeProviderDisabled               = "provider_disabled"
+	codeBadOAuthState                  = "bad_oauth_state"
+	codeBadOAuthCallback               = "bad_oauth_callback"
 
 	codeSAMLRelayStateNotFound = "saml_relay_state_not_found"
 	codeSAMLRelayStateExpired  = "saml_relay_state_expired"

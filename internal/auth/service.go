@@ -120,6 +120,7 @@ type Service struct {
 	unsealedLogged bool
 
 	verified tokenCache
+	oidc     oidcProviders // the OIDC providers' discovery (oidc.go)
 
 	background      sync.WaitGroup // mailCode's work after the answer
 	backgroundSlots chan struct{}  // at most MaxBackground of it at once
@@ -209,6 +210,10 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /factors/{id}/challenge", s.handleChallenge)
 	mux.HandleFunc("POST /factors/{id}/verify", s.handleFactorVerify)
 	mux.HandleFunc("DELETE /factors/{id}", s.handleUnenroll)
+	mux.HandleFunc("GET /authorize", s.handleAuthorize)
+	mux.HandleFunc("GET "+CallbackPath, s.handleCallback)
+	mux.HandleFunc("POST "+CallbackPath, s.handleCallback)
+	mux.HandleFunc("GET /user/identities/authorize", s.handleLinkIdentity)
 	mux.HandleFunc("DELETE /user/identities/{id}", s.handleUnlinkIdentity)
 	mux.HandleFunc("POST /sso", s.handleSSO)
 	mux.HandleFunc("GET "+SAMLMetadataPath, s.handleSAMLMetadata)
@@ -241,15 +246,14 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 
 // knownPaths are the paths of routes, for the 405 answers.
 var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/reauthenticate", "/logout", "/factors", "/sso", SAMLMetadataPath, SAMLACSPath}
+	"/token", "/user", "/reauthenticate", "/logout", "/factors", "/sso", SAMLMetadataPath, SAMLACSPath,
+	"/authorize", CallbackPath, "/user/identities/authorize"}
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{
-	"/signup":                    "Sign-ups are disabled: staff are added by an operator",
-	"/authorize":                 "OAuth providers are not offered",
-	"/magiclink":                 "Use /otp to ask for a sign-in code",
-	"/invite":                    "Invitations are not offered: staff are added by an operator",
-	"/user/identities/authorize": "Identity linking is not offered",
+	"/signup":    "Sign-ups are disabled: staff are added by an operator",
+	"/magiclink": "Use /otp to ask for a sign-in code",
+	"/invite":    "Invitations are not offered: staff are added by an operator",
 }
 
 // handleOther answers every other request: 405 for a route's path, a

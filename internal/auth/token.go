@@ -7,8 +7,8 @@ import (
 	"studio/internal/api"
 )
 
-// handleToken handles POST /auth/v1/token?grant_type=…: refresh_token and
-// pkce (pkce.go); the others answer why not.
+// handleToken handles POST /auth/v1/token?grant_type=…: refresh_token, pkce
+// (pkce.go) and id_token (idtoken.go); the others answer why not.
 func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
 	switch grant := r.URL.Query().Get("grant_type"); grant {
 	case "refresh_token":
@@ -18,7 +18,7 @@ func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
 	case "pkce":
 		s.pkceGrant(w, r)
 	case "id_token":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Sign-in with an ID token is not offered"))
+		s.idTokenGrant(w, r) // idtoken.go
 	default:
 		writeError(w, r, newError(http.StatusBadRequest, codeInvalidCredentials, "unsupported_grant_type"))
 	}

@@ -1,0 +1,206 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
+
+	"studio/internal/api"
+)
+
+// Sign-in with an OpenID Connect provider, as GoTrue's /authorize and
+// /callback: the browser goes to the provider with a state, a nonce and
+// this service's own PKCE challenge; it comes back to /callback with a
+// code, which is exchanged for an ID token; the token verified, the person
+// is matched to staff (federatedUser) and the flow ends at its redirect_to
+// (finishFlow). GET /user/identities/authorize starts the same flow to
+// link the provider to the signed-in person.
+
+// CallbackPath is where providers send the browser back, under Prefix: the
+// redirect URI to register at a provider is SiteOrigin + Prefix +
+// CallbackPath.
+const CallbackPath = "/callback"
+
+// ownParams are the query parameters of /authorize this service reads, and
+// reservedOAuthParams those of the provider's authorization request it
+// sets itself (GoTrue's list, with scope and nonce, which this service
+// sets too): a client cannot pass them through to the provider.
+var (
+	ownParams           = []string{"provider", "scopes", "redirect_to", "skip_http_redirect", "code_challenge", "code_challenge_method"}
+	reservedOAuthParams = []string{"client_id", "client_secret", "redirect_uri", "response_type", "state",
+		"code_challenge", "code_challenge_method", "code_verifier", "nonce", "scope"}
+)
+
+// handleAuthorize handles GET /auth/v1/authorize?provider=NAME&redirect_to&
+// scopes&code_challenge&code_challenge_method: a 302 to the provider.
+func (s *Service) handleAuthorize(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, r, s.limitOTP) {
+		return
+	}
+	to, e := s.providerRedirect(r, "")
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, to, http.StatusFound)
+}
+
+// handleLinkIdentity handles GET /auth/v1/user/identities/authorize: the
+// flow of handleAuthorize, whose identity is linked to the signed-in
+// person. With skip_http_redirect=true (the official client) it answers
+// {url}, else a 302.
+func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
+	c, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	if e := s.mayLink(c); e != nil {
+		writeError(w, r, e)
+		return
+	}
+	if !s.allow(w, r, s.limitOTP) {
+		return
+	}
+	to, e := s.providerRedirect(r, c.user.ID)
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if r.URL.Query().Get("skip_http_redirect") == "true" {
+		api.WriteJSON(w, http.StatusOK, map[string]string{"url": to})
+		return
+	}
+	http.Redirect(w, r, to, http.StatusFound)
+}
+
+// mayLink refuses to add a way in to a person whose session is below the
+// assurance level they need (aal2 once they have a verified factor).
+func (s *Service) mayLink(c caller) *AuthError {
+	if s.requiredAAL(c.user) == aal2 && c.session.AAL != aal2 {
+		return newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 session is required to link an identity: verify your second factor first")
+	}
+	return nil
+}
+
+// providerRedirect starts a flow at the provider the request names and
+// returns the URL of the provider's authorization request. linkUserID,
+// when set, is the person the identity is linked to.
+func (s *Service) providerRedirect(r *http.Request, linkUserID string) (string, *AuthError) {
+	q := r.URL.Query()
+	c, e := s.oidcProvider(r.Context(), q.Get("provider"))
+	if e != nil {
+		return "", e
+	}
+	method, e := pkceMethod(q.Get("code_challenge"), q.Get("code_challenge_method"))
+	if e != nil {
+		return "", e
+	}
+	nonce, err := randomToken()
+	if err != nil {
+		return "", s.storeFailure("new nonce", err)
+	}
+	verifier := oauth2.GenerateVerifier()
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	state, err := s.newFlow(ctx, c.Name, q.Get("redirect_to"), q.Get("code_challenge"), method, nonce, verifier, linkUserID)
+	if err != nil {
+		return "", s.storeFailure("create flow state", err)
+	}
+	var opts []oauth2.AuthCodeOption
+	for key := range q {
+		if lower := strings.ToLower(key); !slices.Contains(ownParams, lower) && !slices.Contains(reservedOAuthParams, lower) {
+			opts = append(opts, oauth2.SetAuthURLParam(key, q.Get(key)))
+		}
+	}
+	opts = append(opts, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier))
+	return c.oauth2Config(s.callbackURL(), c.scopes(q.Get("scopes"))).AuthCodeURL(state, opts...), nil
+}
+
+// callbackURL is the redirect URI sent to providers.
+func (s *Service) callbackURL() string { return s.issuer + CallbackPath }
+
+// handleCallback handles GET or POST (form_post) /auth/v1/callback: the
+// provider's answer. The flow of its state ends at its redirect_to; an
+// unknown or expired state at the console.
+func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, api.MaxBodyBytes)
+	if err := r.ParseForm(); err != nil {
+		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
+			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback could not be read"))
+		return
+	}
+	state := r.Form.Get("state")
+	if state == "" {
+		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
+			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth state parameter missing"))
+		return
+	}
+	ctx, cancel := withStoreTimeout(r)
+	flow, err := s.store.ConsumeFlowState(ctx, StateHash(state), s.cfg.Now())
+	cancel()
+	switch {
+	case errors.Is(err, ErrNotFound):
+		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
+			newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state not found or expired"))
+		return
+	case errors.Is(err, ErrFlowStateExpired):
+		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
+			newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state has expired"))
+		return
+	case err != nil:
+		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth, s.storeFailure("consume flow state", err))
+		return
+	}
+	u, e := s.providerSignIn(r, flow, r.Form)
+	s.finishFlow(w, r, flow, u, MethodOAuth, e)
+}
+
+// providerSignIn trades the code of the callback's params for the
+// provider's ID token, checks it and its nonce against flow, and returns
+// the member of staff it signs in (or links to flow.LinkUserID).
+func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Values) (User, *AuthError) {
+	if refusal := params.Get("error"); refusal != "" {
+		why := params.Get("error_description")
+		if why == "" {
+			why = refusal
+		}
+		return User{}, newError(http.StatusForbidden, codeBadOAuthCallback, "The provider refused the sign-in: %s", why)
+	}
+	code := params.Get("code")
+	if code == "" {
+		return User{}, newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")
+	}
+	c, e := s.oidcProvider(r.Context(), flow.Provider)
+	if e != nil {
+		return User{}, e
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), providerTimeout)
+	defer cancel()
+	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(providerContext(ctx), code, oauth2.VerifierOption(flow.ProviderVerifier))
+	if err != nil {
+		s.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
+		return User{}, newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)
+	}
+	raw, _ := tok.Extra("id_token").(string)
+	if raw == "" {
+		return User{}, newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)
+	}
+	idt, claims, e := s.verifyIDToken(ctx, c, raw, tok.AccessToken)
+	if e == nil && !nonceMatches(idt.Nonce, flow.RequestID) {
+		e = newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")
+	}
+	if e != nil {
+		return User{}, newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", e.Message)
+	}
+	sctx, scancel := withStoreTimeout(r)
+	defer scancel()
+	return s.federatedUser(sctx, r, c.person(idt, claims), flow.LinkUserID)
+}

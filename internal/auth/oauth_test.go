@@ -1,0 +1,422 @@
+package auth_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/internal/auth"
+	"studio/internal/store/storetest"
+)
+
+// TestOAuthAuthorizeURL: /authorize sends the browser to the provider's
+// authorization endpoint with this service's client id, redirect URI,
+// scopes, a fresh state and nonce and its own PKCE challenge; a client's
+// extra parameters pass, never those the service sets; an unknown provider
+// or bad PKCE parameters are GoTrue's 400.
+func TestOAuthAuthorizeURL(t *testing.T) {
+	f := newFixture(t, sqlite())
+	idp := newFakeIdP(t)
+	f.addProvider(idp, "acme", []string{"groups"})
+
+	r := f.do("GET", "/auth/v1/authorize?provider=acme&redirect_to="+url.QueryEscape(origin+"/admin/next")+
+		"&scopes=offline_access+groups&login_hint=ada&state=evil&client_id=evil&redirect_uri=https://evil.test/&nonce=evil&Scope=evil&response_type=token", "")
+	u := location(t, r)
+	if got := u.Scheme + "://" + u.Host + u.Path; got != idp.issuer()+"/authorize" {
+		t.Fatalf("redirect to %s", got)
+	}
+	q := u.Query()
+	want := map[string]string{"client_id": idp.clientID, "redirect_uri": origin + "/auth/v1/callback", "response_type": "code",
+		"scope": "openid email profile groups offline_access", "code_challenge_method": "S256", "login_hint": "ada"}
+	for k, v := range want {
+		if q.Get(k) != v || len(q[k]) != 1 {
+			t.Errorf("%s = %q, want %q", k, q[k], v)
+		}
+	}
+	for _, k := range []string{"state", "nonce", "code_challenge"} {
+		if v := q.Get(k); len(v) < 32 || v == "evil" {
+			t.Errorf("%s = %q, want a fresh random value", k, v)
+		}
+	}
+	for _, k := range []string{"provider", "scopes", "redirect_to", "Scope"} {
+		if q.Has(k) {
+			t.Errorf("%s passed to the provider", k)
+		}
+	}
+	if again := location(t, f.do("GET", "/auth/v1/authorize?provider=acme", "")).Query(); again.Get("state") == q.Get("state") ||
+		again.Get("nonce") == q.Get("nonce") || again.Get("code_challenge") == q.Get("code_challenge") {
+		t.Error("a second sign-in reuses the state, nonce or challenge")
+	}
+
+	for _, c := range []struct{ name, query, msg string }{
+		{"unknown provider", "provider=nope", "Unsupported provider"},
+		{"no provider", "", "Unsupported provider"},
+		{"email is no OAuth provider", "provider=email", "Unsupported provider"},
+		{"challenge without method", "provider=acme&code_challenge=" + strings.Repeat("c", 43), "PKCE"},
+	} {
+		r := f.do("GET", "/auth/v1/authorize?"+c.query, "")
+		if r.status != 400 || r.body["error_code"] != "validation_failed" || !strings.Contains(r.body["msg"].(string), c.msg) {
+			t.Errorf("%s: %d %s", c.name, r.status, r.raw)
+		}
+	}
+}
+
+// TestOAuthCallback: the provider's code comes back to /callback, is
+// exchanged (client_secret_basic, PKCE) for an ID token that must verify
+// (signature, issuer, audience, expiry, the flow's nonce, a verified
+// address), and the flow ends at redirect_to with tokens (implicit) or an
+// auth code (PKCE), or with GoTrue's error parameters and nothing created.
+func TestOAuthCallback(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) { testOAuthCallback(t, engine) })
+	}
+}
+
+func testOAuthCallback(t *testing.T, engine storetest.Engine) {
+	f := newFixture(t, engine)
+	idp := newFakeIdP(t)
+	f.addProvider(idp, "acme", nil, "example.org")
+	otherKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(query string) *url.URL {
+		return location(t, f.do("GET", "/auth/v1/authorize?provider=acme&redirect_to="+url.QueryEscape(origin+"/admin/next")+query, ""))
+	}
+
+	t.Run("implicit", func(t *testing.T) {
+		to := f.callback(idp.grant(start(""), f.clock.Now(), "ada-at-acme", adaEmail, nil, nil))
+		if to.String()[:len(origin+"/admin/next#")] != origin+"/admin/next#" {
+			t.Fatalf("back at %s", to)
+		}
+		session := sessionOf(t, to)
+		if got := f.identities(session); !slices.Contains(got, "acme:ada-at-acme") {
+			t.Errorf("identities = %v", got)
+		}
+		if got := amr(t, session["access_token"].(string)); !slices.Equal(got, []string{"oauth"}) {
+			t.Errorf("amr = %v", got)
+		}
+	})
+
+	t.Run("pkce", func(t *testing.T) {
+		verifier := strings.Repeat("v", 50)
+		to := f.callback(idp.grant(start("&code_challenge="+s256(verifier)+"&code_challenge_method=s256"), f.clock.Now(), "ada-at-acme", adaEmail, nil, nil))
+		code := to.Query().Get("code")
+		if code == "" || to.Fragment != "" {
+			t.Fatalf("back at %s", to)
+		}
+		r := f.do("POST", "/auth/v1/token?grant_type=pkce", `{"auth_code":"`+code+`","code_verifier":"`+verifier+`"}`)
+		if r.status != 200 || r.body["user"].(map[string]any)["email"] != adaEmail {
+			t.Fatalf("exchange = %d %s", r.status, r.raw)
+		}
+		if got := amr(t, r.body["access_token"].(string)); !slices.Equal(got, []string{"oauth"}) {
+			t.Errorf("amr = %v", got)
+		}
+	})
+
+	t.Run("state used twice", func(t *testing.T) {
+		cb := idp.grant(start(""), f.clock.Now(), "ada-at-acme", adaEmail, nil, nil)
+		sessionOf(t, f.callback(cb))
+		to := f.callback(cb)
+		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_state" || !strings.HasPrefix(to.String(), origin+"/admin#") {
+			t.Errorf("second use: %s", to)
+		}
+	})
+
+	// Each refusal comes back to redirect_to with error parameters and no
+	// token, and leaves no new staff behind.
+	for _, c := range []struct {
+		name, subject, email string
+		tweak                func(map[string]any)
+		key                  *ecdsa.PrivateKey
+		code                 string
+	}{
+		{name: "wrong nonce", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["nonce"] = "not-the-flows" }, code: "bad_oauth_callback"},
+		{name: "no nonce", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { delete(c, "nonce") }, code: "bad_oauth_callback"},
+		{name: "wrong audience", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["aud"] = "another-client" }, code: "bad_oauth_callback"},
+		{name: "wrong issuer", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["iss"] = "https://evil.test" }, code: "bad_oauth_callback"},
+		{name: "expired", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["exp"] = f.clock.Now().Add(-time.Minute).Unix() }, code: "bad_oauth_callback"},
+		{name: "bad signature", subject: "ada-at-acme", email: adaEmail, key: otherKey, code: "bad_oauth_callback"},
+		{name: "email not verified", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["email_verified"] = false }, code: "provider_email_needs_verification"},
+		{name: "email_verified false as a string", subject: "new-at-acme", email: "new@example.org", tweak: func(c map[string]any) { c["email_verified"] = "false" }, code: "provider_email_needs_verification"},
+		{name: "not staff, domain not allowed", subject: "eve-at-acme", email: "eve@elsewhere.test", code: "signup_disabled"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := f.callback(idp.grant(start(""), f.clock.Now(), c.subject, c.email, c.tweak, c.key))
+			v := fragment(t, to)
+			if v.Get("error_code") != c.code || v.Get("access_token") != "" || !strings.HasPrefix(to.String(), origin+"/admin/next#") {
+				t.Errorf("back at %s, want error_code %s", to, c.code)
+			}
+			if _, err := f.db.FindUserByEmail(context.Background(), c.email); c.email != adaEmail && !errors.Is(err, auth.ErrNotFound) {
+				t.Errorf("%s was added: %v", c.email, err)
+			}
+			if _, err := f.db.FindIdentity(context.Background(), "acme", c.subject); c.subject != "ada-at-acme" && !errors.Is(err, auth.ErrNotFound) {
+				t.Errorf("identity %s was saved: %v", c.subject, err)
+			}
+		})
+	}
+
+	t.Run("refusal in the query of a PKCE flow", func(t *testing.T) {
+		to := f.callback(idp.grant(start("&code_challenge="+s256(strings.Repeat("v", 50))+"&code_challenge_method=s256"),
+			f.clock.Now(), "eve-at-acme", "eve@elsewhere.test", nil, nil))
+		if q := to.Query(); q.Get("error") != "access_denied" || q.Get("error_code") != "signup_disabled" || q.Get("code") != "" {
+			t.Errorf("back at %s", to)
+		}
+	})
+
+	t.Run("provider refused", func(t *testing.T) {
+		q := start("").Query()
+		to := f.callback(q.Get("redirect_uri") + "?" + url.Values{"state": {q.Get("state")}, "error": {"access_denied"}, "error_description": {"user cancelled"}}.Encode())
+		// The description is encoded once, as the client decodes it.
+		if v := fragment(t, to); v.Get("error") != "access_denied" || v.Get("error_description") != "The provider refused the sign-in: user cancelled" {
+			t.Errorf("back at %s", to)
+		}
+	})
+
+	t.Run("unknown state", func(t *testing.T) {
+		to := f.callback(origin + "/auth/v1/callback?code=x&state=" + strings.Repeat("a", 43))
+		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_state" || to.Path != "/admin" {
+			t.Errorf("back at %s", to)
+		}
+	})
+
+	t.Run("expired state", func(t *testing.T) {
+		authURL := start("")
+		f.clock.Advance(auth.FlowStateExpiry + time.Second)
+		to := f.callback(idp.grant(authURL, f.clock.Now(), "ada-at-acme", adaEmail, nil, nil))
+		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_state" || v.Get("access_token") != "" {
+			t.Errorf("back at %s", to)
+		}
+	})
+
+	t.Run("domain allowed adds staff", func(t *testing.T) {
+		since := f.clock.Now()
+		session := sessionOf(t, f.callback(idp.grant(start(""), f.clock.Now(), "grace-at-acme", "Grace@Example.org", nil, nil)))
+		u, err := f.db.FindUserByEmail(context.Background(), "grace@example.org")
+		if err != nil || u.Name() != "Person grace-at-acme" {
+			t.Fatalf("staff added = %+v, %v", u, err)
+		}
+		if got := f.identities(session); !slices.Contains(got, "acme:grace-at-acme") {
+			t.Errorf("identities = %v", got)
+		}
+		entries, err := f.db.ListAudit(context.Background(), since.Add(-time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(entries, func(e auth.AuditEntry) bool {
+			return e.Action == auth.ActionStaffAdded && e.Email == "grace@example.org" && strings.Contains(e.Detail, "acme")
+		}) {
+			t.Errorf("no staff_added entry for grace: %+v", entries)
+		}
+	})
+}
+
+// TestOAuthClientSecretPost: a provider that allows only client_secret_post
+// gets the secret in the body, and the sign-in works.
+func TestOAuthClientSecretPost(t *testing.T) {
+	f := newFixture(t, sqlite())
+	idp := newFakeIdP(t, "client_secret_post")
+	f.addProvider(idp, "postonly", nil)
+	authURL := location(t, f.do("GET", "/auth/v1/authorize?provider=postonly", ""))
+	sessionOf(t, f.callback(idp.grant(authURL, f.clock.Now(), "ada-at-post", adaEmail, nil, nil)))
+}
+
+// TestOAuthLinkIdentity: a signed-in person links a provider through
+// /user/identities/authorize ({url} for the official client); an identity
+// that is another person's is refused at redirect_to; a person with a
+// verified factor must be at aal2.
+func TestOAuthLinkIdentity(t *testing.T) {
+	f := newFixture(t, sqlite())
+	idp := newFakeIdP(t)
+	f.addProvider(idp, "acme", nil, "example.org")
+	session := f.signIn()
+	link := func(session map[string]any) *url.URL {
+		r := f.do("GET", "/auth/v1/user/identities/authorize?provider=acme&skip_http_redirect=true&redirect_to="+url.QueryEscape(origin+"/admin/account"), "", bearer(session)...)
+		if r.status != 200 {
+			t.Fatalf("identities/authorize = %d %s", r.status, r.raw)
+		}
+		u, err := url.Parse(r.body["url"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	if r := f.do("GET", "/auth/v1/user/identities/authorize?provider=acme", ""); r.status != 401 {
+		t.Errorf("without a session = %d %s", r.status, r.raw)
+	}
+
+	// Ada links an account whose address is not hers: linking ties it to her.
+	to := f.callback(idp.grant(link(session), f.clock.Now(), "ada-second", "ada.other@example.org", nil, nil))
+	if got := f.identities(sessionOf(t, to)); !slices.Contains(got, "acme:ada-second") {
+		t.Errorf("identities after linking = %v", got)
+	}
+	if _, err := f.db.FindUserByEmail(context.Background(), "ada.other@example.org"); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("linking added the address as staff: %v", err)
+	}
+
+	// Grace signs in through the provider; Ada may not take her identity.
+	sessionOf(t, f.callback(idp.grant(location(t, f.do("GET", "/auth/v1/authorize?provider=acme", "")), f.clock.Now(), "grace-at-acme", "grace@example.org", nil, nil)))
+	to = f.callback(idp.grant(link(session), f.clock.Now(), "grace-at-acme", "grace@example.org", nil, nil))
+	if v := fragment(t, to); v.Get("error_code") != "identity_already_exists" || v.Get("access_token") != "" || to.Path != "/admin/account" {
+		t.Errorf("taking Grace's identity: back at %s", to)
+	}
+
+	// With a verified factor, an aal1 session may not link.
+	factor, secret := f.enroll(session, "Phone")
+	if r := f.verifyFactor(session, factor, f.totp(secret, 0)); r.status != 200 {
+		t.Fatalf("verify factor = %d %s", r.status, r.raw)
+	}
+	aal1 := f.signIn()
+	if r := f.do("GET", "/auth/v1/user/identities/authorize?provider=acme&skip_http_redirect=true", "", bearer(aal1)...); r.status != 403 || r.body["error_code"] != "insufficient_aal" {
+		t.Errorf("aal1 session with a verified factor = %d %s", r.status, r.raw)
+	}
+}
+
+// idTokenNonce is a raw nonce and what an ID token carries of it.
+func idTokenNonce(raw string) string {
+	sum := sha256.Sum256([]byte(raw))
+	return hex.EncodeToString(sum[:])
+}
+
+// TestIDTokenGrant: grant_type=id_token signs in with an ID token of a
+// configured provider, verified as the callback's are; its nonce is the
+// SHA-256 hex of the one sent, and both or neither must be there (GoTrue's
+// rule); with link_identity and an access token it links to the caller.
+func TestIDTokenGrant(t *testing.T) {
+	f := newFixture(t, sqlite())
+	idp := newFakeIdP(t)
+	f.addProvider(idp, "acme", nil)
+	grant := func(body string, headers ...string) response {
+		return f.do("POST", "/auth/v1/token?grant_type=id_token", body, headers...)
+	}
+	token := func(tweak func(map[string]any)) string {
+		c := idp.claims(f.clock.Now(), "ada-at-acme", adaEmail, idTokenNonce("raw-nonce"))
+		if tweak != nil {
+			tweak(c)
+		}
+		return idp.sign(c)
+	}
+
+	r := grant(`{"provider":"acme","id_token":"` + token(nil) + `","nonce":"raw-nonce"}`)
+	if r.status != 200 || r.body["user"].(map[string]any)["email"] != adaEmail {
+		t.Fatalf("good token = %d %s", r.status, r.raw)
+	}
+	if got := amr(t, r.body["access_token"].(string)); !slices.Equal(got, []string{"oauth"}) {
+		t.Errorf("amr = %v", got)
+	}
+	noNonce := token(func(c map[string]any) { delete(c, "nonce") })
+	if r := grant(`{"provider":"acme","id_token":"` + noNonce + `"}`); r.status != 200 {
+		t.Errorf("token and request without nonce = %d %s", r.status, r.raw)
+	}
+	withAtHash := token(func(c map[string]any) { c["at_hash"] = atHash("the-access-token") })
+	if r := grant(`{"provider":"acme","id_token":"` + withAtHash + `","nonce":"raw-nonce","access_token":"the-access-token"}`); r.status != 200 {
+		t.Errorf("token with its access token = %d %s", r.status, r.raw)
+	}
+
+	for _, c := range []struct{ name, body, msg string }{
+		{"bad nonce", `{"provider":"acme","id_token":"` + token(nil) + `","nonce":"another-nonce"}`, "Nonces mismatch"},
+		{"raw nonce in the token", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["nonce"] = "raw-nonce" }) + `","nonce":"raw-nonce"}`, "Nonces mismatch"},
+		{"nonce in the token only", `{"provider":"acme","id_token":"` + token(nil) + `"}`, "should either both exist or not"},
+		{"nonce in the request only", `{"provider":"acme","id_token":"` + noNonce + `","nonce":"raw-nonce"}`, "should either both exist or not"},
+		{"wrong audience", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["aud"] = "another-client" }) + `","nonce":"raw-nonce"}`, "Unacceptable audience"},
+		{"expired", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["exp"] = f.clock.Now().Add(-time.Minute).Unix() }) + `","nonce":"raw-nonce"}`, "Bad ID token"},
+		{"another access token", `{"provider":"acme","id_token":"` + withAtHash + `","nonce":"raw-nonce","access_token":"another"}`, "Bad ID token"},
+		{"unknown provider", `{"provider":"nope","id_token":"` + token(nil) + `","nonce":"raw-nonce"}`, "Unsupported provider"},
+		{"no token", `{"provider":"acme"}`, "id_token required"},
+		{"link without a session", `{"provider":"acme","id_token":"` + token(nil) + `","nonce":"raw-nonce","link_identity":true}`, "Linking requires"},
+	} {
+		r := grant(c.body)
+		if r.status != 400 || r.body["access_token"] != nil || !strings.Contains(r.raw, c.msg) {
+			t.Errorf("%s = %d %s", c.name, r.status, r.raw)
+		}
+	}
+	stranger := idp.sign(idp.claims(f.clock.Now(), "eve-at-acme", "eve@elsewhere.test", ""))
+	if r := grant(`{"provider":"acme","id_token":"` + stranger + `"}`); r.status != 422 || r.body["error_code"] != "signup_disabled" {
+		t.Errorf("not staff = %d %s", r.status, r.raw)
+	}
+
+	session := f.signIn()
+	second := idp.sign(idp.claims(f.clock.Now(), "ada-second", "ada.second@elsewhere.test", ""))
+	r = grant(`{"provider":"acme","id_token":"`+second+`","link_identity":true}`, bearer(session)...)
+	if r.status != 200 || r.body["user"].(map[string]any)["email"] != adaEmail {
+		t.Fatalf("link = %d %s", r.status, r.raw)
+	}
+	if got := f.identities(session); !slices.Contains(got, "acme:ada-second") {
+		t.Errorf("identities after linking = %v", got)
+	}
+
+	// With a verified factor, an aal1 session may not link.
+	factor, secret := f.enroll(session, "Phone")
+	if r := f.verifyFactor(session, factor, f.totp(secret, 0)); r.status != 200 {
+		t.Fatalf("verify factor = %d %s", r.status, r.raw)
+	}
+	third := idp.sign(idp.claims(f.clock.Now(), "ada-third", "ada.third@elsewhere.test", ""))
+	r = grant(`{"provider":"acme","id_token":"`+third+`","link_identity":true}`, bearer(f.signIn())...)
+	if r.status != 403 || r.body["error_code"] != "insufficient_aal" {
+		t.Errorf("link from an aal1 session with a verified factor = %d %s", r.status, r.raw)
+	}
+}
+
+// TestNewOIDCProvider: what "studio oauth add" refuses before it stores
+// anything.
+func TestNewOIDCProvider(t *testing.T) {
+	idp := newFakeIdP(t)
+	key, err := auth.NewRandomSecretKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := auth.OIDCProviderSpec{Name: "acme", Issuer: idp.issuer(), ClientID: "c", ClientSecret: "s", Domains: []string{"@Example.org"}}
+	p, err := auth.NewOIDCProvider(context.Background(), good, key, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(p.Config), `"s"`) || !slices.Equal(p.Domains, []string{"example.org"}) {
+		t.Errorf("provider = %s %v", p.Config, p.Domains)
+	}
+	for _, c := range []struct {
+		name   string
+		change func(*auth.OIDCProviderSpec)
+		msg    string
+	}{
+		{"name email", func(s *auth.OIDCProviderSpec) { s.Name = "email" }, "provider name"},
+		{"name sso:", func(s *auth.OIDCProviderSpec) { s.Name = "sso:x" }, "provider name"},
+		{"name upper case", func(s *auth.OIDCProviderSpec) { s.Name = "Acme" }, "provider name"},
+		{"http issuer", func(s *auth.OIDCProviderSpec) { s.Issuer = "http://idp.example.org" }, "https"},
+		{"issuer that is not the provider's", func(s *auth.OIDCProviderSpec) { s.Issuer = idp.issuer() + "/" }, "did not match"},
+		{"no discovery", func(s *auth.OIDCProviderSpec) { s.Issuer = idp.issuer() + "/nothing" }, "discovery"},
+		{"no secret", func(s *auth.OIDCProviderSpec) { s.ClientSecret = "" }, "client secret"},
+		{"bad domain", func(s *auth.OIDCProviderSpec) { s.Domains = []string{"ada@example.org"} }, "domain"},
+	} {
+		spec := good
+		c.change(&spec)
+		if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.msg)
+		}
+	}
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"issuer":"` + strings.Repeat("x", 2<<20) + `"}`))
+	}))
+	defer huge.Close()
+	spec := good
+	spec.Issuer = huge.URL
+	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a discovery document over 1 MiB: %v", err)
+	}
+	only := newFakeIdP(t, "private_key_jwt")
+	spec = good
+	spec.Issuer = only.issuer()
+	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "client_secret_basic") {
+		t.Errorf("private_key_jwt only: %v", err)
+	}
+}
