@@ -241,3 +241,25 @@ test("linkIdentity (ID token): links the token's account to the signed-in person
   const ids = await c.auth.getUserIdentities();
   assert.ok(ids.data.identities.some((i) => i.provider === name && i.id === sub), JSON.stringify(ids.data));
 });
+
+test("unlinkIdentity: a provider's identity is unlinked; the e-mail identity, the last way in, is not", async () => {
+  const { c } = makeClient(server.url, anonKey);
+  const person = staffAddress("unlink");
+  store.cli("staff", "add", person);
+  await signInByCLI(c, store.cli, person);
+  const only = (await c.auth.getUserIdentities()).data.identities;
+  assert.deepEqual(only.map((i) => i.provider), ["email"]);
+  const last = await c.auth.unlinkIdentity(only[0]);
+  assert.equal(last.error?.code, "single_identity_not_deletable");
+  assert.equal(last.error?.status, 422);
+
+  const sub = `unlink-${suffix}`;
+  const { error } = await c.auth.linkIdentity({ provider: name, token: op.signIdToken({ sub, email: `unlink-${suffix}@elsewhere.test`, email_verified: true }) });
+  assert.equal(error, null);
+  const linked = (await c.auth.getUserIdentities()).data.identities.find((i) => i.provider === name);
+  assert.equal(linked?.id, sub);
+  assert.equal((await c.auth.unlinkIdentity(linked)).error, null);
+  assert.deepEqual((await c.auth.getUserIdentities()).data.identities.map((i) => i.provider), ["email"]);
+  const again = await c.auth.unlinkIdentity(linked);
+  assert.equal(again.error?.code, "identity_not_found");
+});
