@@ -182,8 +182,8 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		}
 	}
 
-	widget, formsCaptcha := cfg.signIn.formsCaptcha(authCfg.Captcha)
-	s, err := site.New(web.Site(), site.Options{Origin: origin, Captcha: widget})
+	widget, widgetPages := cfg.signIn.captchaWidget(authCfg.Captcha)
+	s, err := site.New(web.Site(), site.Options{Origin: origin, Captcha: widget, CaptchaPages: widgetPages})
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			AllowedOrigins:     splitList(cfg.allowedOrigins),
 			Buckets:            authCfg.Buckets,
 			BucketsUnreachable: unreachable,
-			Captcha:            formsCaptcha,
+			Captcha:            cfg.signIn.formsCaptcha(authCfg.Captcha),
 		},
 		Auth:     authSvc,
 		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),

@@ -8,6 +8,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/captcha"
+	"studio/internal/server"
 	"studio/internal/site"
 	"studio/internal/sms"
 )
@@ -27,11 +28,11 @@ type signInFlags struct {
 
 func bindSignInFlags(fs *flag.FlagSet, env func(string) string) *signInFlags {
 	var f signInFlags
-	envString(fs, &f.captchaProvider, "captcha-provider", "STUDIO_CAPTCHA_PROVIDER", "", "hcaptcha or turnstile: a CAPTCHA token is then required on /auth/v1/otp, /verify, /recover and /resend; empty: none", env)
+	envString(fs, &f.captchaProvider, "captcha-provider", "STUDIO_CAPTCHA_PROVIDER", "", "hcaptcha or turnstile: a CAPTCHA token is then required on /auth/v1/otp, /verify, /recover, /resend and /sso, and the console's sign-in shows the widget; empty: none", env)
 	f.captchaSecret = bindSecret(fs, "captcha-secret", "STUDIO_CAPTCHA_SECRET", "the CAPTCHA provider's secret key", env)
-	envString(fs, &f.captchaSiteKey, "captcha-site-key", "STUDIO_CAPTCHA_SITE_KEY", "", "the CAPTCHA provider's site key, which the pages show the widget with (needed by --captcha-forms)", env)
+	envString(fs, &f.captchaSiteKey, "captcha-site-key", "STUDIO_CAPTCHA_SITE_KEY", "", "the CAPTCHA provider's site key, which the console's sign-in and the public forms show the widget with (needed by --captcha-provider)", env)
 	envString(fs, &f.captchaVerifyURL, "captcha-verify-url", "STUDIO_CAPTCHA_VERIFY_URL", "", "where tokens are verified (a self-hosted or test verifier); empty: the provider's siteverify", env)
-	envString(fs, &f.captchaScriptURL, "captcha-script-url", "STUDIO_CAPTCHA_SCRIPT_URL", "", "the widget's script, which the public forms load; empty: the provider's", env)
+	envString(fs, &f.captchaScriptURL, "captcha-script-url", "STUDIO_CAPTCHA_SCRIPT_URL", "", "the widget's script, which the console's sign-in and the public forms load; empty: the provider's", env)
 	envBool(fs, &f.captchaForms, "captcha-forms", "STUDIO_CAPTCHA_FORMS", false, "the public forms (contact, waitlist, newsletter) need a CAPTCHA token too, so they cannot be sent without JavaScript", env)
 	f.smsURL = bindSecret(fs, "sms-url", "STUDIO_SMS_URL", "Messages endpoint in Twilio's shape, the account's id and token as user and password (https://SID:TOKEN@api.twilio.com/2010-04-01/Accounts/SID/Messages.json): staff with a phone may then sign in with a code by SMS, and enrol a phone factor; empty: off", env)
 	envString(fs, &f.smsFrom, "sms-from", "STUDIO_SMS_FROM", "", "sender of the codes sent by SMS: a number (+E.164) or a messaging service id (MG…)", env)
@@ -45,8 +46,11 @@ func (f *signInFlags) captcha() (*captcha.Verifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--captcha-*: %w", err)
 	}
-	if f.captchaForms && (v == nil || v.SiteKey() == "") {
+	if f.captchaForms && v == nil {
 		return nil, errors.New("--captcha-forms needs --captcha-provider, --captcha-secret and --captcha-site-key")
+	}
+	if v != nil && v.SiteKey() == "" { // the console's sign-in shows the widget with it
+		return nil, errors.New("--captcha-provider needs --captcha-site-key: the console's sign-in shows the widget with it")
 	}
 	return v, nil
 }
@@ -84,11 +88,25 @@ func (s *secretFlag) value() string {
 	return s.envValue
 }
 
-// formsCaptcha is, with --captcha-forms, the widget the public forms show
-// and the verifier of their tokens (v is captcha's); nils otherwise.
-func (f *signInFlags) formsCaptcha(v *captcha.Verifier) (*site.CaptchaWidget, *captcha.Verifier) {
-	if !f.captchaForms || v == nil {
+// captchaWidget is the widget the pages show with v (nil: none), and the
+// pages that show it: every page with --captcha-forms, else only the
+// console's, whose sign-in needs a token whenever a provider is set.
+func (f *signInFlags) captchaWidget(v *captcha.Verifier) (*site.CaptchaWidget, []string) {
+	if v == nil {
 		return nil, nil
 	}
-	return &site.CaptchaWidget{Provider: v.Provider(), SiteKey: v.SiteKey(), ScriptURL: v.ScriptURL(), Origins: v.Origins()}, v
+	w := &site.CaptchaWidget{Provider: v.Provider(), SiteKey: v.SiteKey(), ScriptURL: v.ScriptURL(), Origins: v.Origins()}
+	if f.captchaForms {
+		return w, nil
+	}
+	return w, []string{server.ConsolePath}
+}
+
+// formsCaptcha is, with --captcha-forms, the verifier of the public forms'
+// tokens (v is captcha's); nil otherwise.
+func (f *signInFlags) formsCaptcha(v *captcha.Verifier) *captcha.Verifier {
+	if !f.captchaForms {
+		return nil
+	}
+	return v
 }

@@ -34,3 +34,25 @@ func TestSMSURLNeverShown(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptchaNeedsSiteKey: a CAPTCHA provider without a site key is refused
+// at start-up, as the console's sign-in could not show the widget (and staff
+// could not sign in).
+func TestCaptchaNeedsSiteKey(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"provider", []string{"--captcha-provider", "hcaptcha", "--captcha-secret", "s"}},
+		{"forms", []string{"--captcha-provider", "turnstile", "--captcha-secret", "s", "--captcha-forms"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// (A bad --smtp-url, read after the CAPTCHA flags, stops a serve that would start.)
+			args := append([]string{"serve", "--data", t.TempDir(), "--smtp-url", "bad://", "--notify-to", "a@studio.test"}, tt.args...)
+			code, stdout, stderr := runCLI(t, nil, args...)
+			if code == 0 || !strings.Contains(stderr, "--captcha-site-key") {
+				t.Errorf("serve %v = %d, %s%s; want a refusal naming --captcha-site-key", tt.args, code, stdout, stderr)
+			}
+		})
+	}
+}

@@ -4,21 +4,25 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 )
 
-// CaptchaWidget is what the pages need to show a CAPTCHA widget in the
-// public forms (--captcha-forms): the provider (hcaptcha or turnstile), the
-// site key, the widget's script, and the origins the widget loads from,
-// which the pages' Content-Security-Policy then admits (and only then).
+// CaptchaWidget is what a page needs to show a CAPTCHA widget (the public
+// forms with --captcha-forms, the console's sign-in with any provider): the
+// provider (hcaptcha or turnstile), the site key, the widget's script, and
+// the origins the widget loads from, which the page's
+// Content-Security-Policy then admits (and only then).
 type CaptchaWidget struct {
 	Provider, SiteKey, ScriptURL string
 	Origins                      []string
 }
 
 // captchaMarker is the element the build puts in every page's head
-// (web/app/layouts/Layout.astro): the forms read from it whether they need
-// a CAPTCHA, and with which widget. Without --captcha-forms it stays "off".
+// (web/app/layouts/Layout.astro, web/app/pages/admin.astro): the page's
+// script (web/app/lib/captcha.tsx) reads from it whether it needs a
+// CAPTCHA, and with which widget. On a page that shows no widget it stays
+// "off".
 const captchaMarker = `<meta name="studio-captcha" content="off">`
 
 // markerOn is the marker of w: on, with the widget's settings as data-
@@ -28,11 +32,15 @@ func (w CaptchaWidget) markerOn() string {
 		html.EscapeString(w.Provider), html.EscapeString(w.SiteKey), html.EscapeString(w.ScriptURL))
 }
 
-// withCaptcha turns the marker of every page on for w, and widens the pages'
-// policy to the widget's origins. It runs once at start-up.
-func (s *Site) withCaptcha(w CaptchaWidget) error {
+// withCaptcha turns the marker on for w, and widens the policy to the
+// widget's origins, on the pages at the URL paths only (empty: every page).
+// It runs once at start-up.
+func (s *Site) withCaptcha(w CaptchaWidget, only []string) error {
 	on := []byte(w.markerOn())
-	for _, f := range s.pages {
+	for urlPath, f := range s.pages {
+		if len(only) > 0 && !slices.Contains(only, urlPath) {
+			continue
+		}
 		f.csp = widenPolicy(f.csp, w.Origins)
 		if !bytes.Contains(f.identity, []byte(captchaMarker)) {
 			continue

@@ -17,10 +17,15 @@ type Options struct {
 	// absolute links (canonical URLs, share tags, feeds, the sitemap).
 	// Empty means BuildOrigin.
 	Origin string
-	// Captcha, when set (--captcha-forms), makes the public forms show its
-	// widget (captcha.go); nil: no CAPTCHA, and the policy admits no
-	// other origin.
+	// Captcha, when set, is the CAPTCHA widget the pages show (captcha.go):
+	// their marker tells the page's script the widget, and their policy
+	// admits its origins. nil: no CAPTCHA, and the policy admits no other
+	// origin.
 	Captcha *CaptchaWidget
+	// CaptchaPages are the URL paths of the pages that show Captcha (the
+	// console's, when only its sign-in needs one); empty: every page (the
+	// public forms need it too, --captcha-forms).
+	CaptchaPages []string
 }
 
 // ParseOrigin checks a site URL given on the command line and returns it as

@@ -145,7 +145,7 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 		}
 	}
 	if opts.Captcha != nil {
-		if err := s.withCaptcha(*opts.Captcha); err != nil {
+		if err := s.withCaptcha(*opts.Captcha, opts.CaptchaPages); err != nil {
 			return nil, err
 		}
 	}

@@ -103,7 +103,7 @@ before(async () => {
   const common = ["--data", store.dataDir, "--site-url", "https://studio.test", "--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off",
     "--sms-url", smsURL.toString(), "--sms-from", "+15005550006"];
   server = await startServe(common);
-  captchaServer = await startServe([...common, "--captcha-provider", "hcaptcha", "--captcha-secret", captchaSecret,
+  captchaServer = await startServe([...common, "--captcha-provider", "hcaptcha", "--captcha-secret", captchaSecret, "--captcha-site-key", "site-key-1",
     "--captcha-verify-url", `${siteverify.base}/siteverify`]);
   for (const s of [server, captchaServer]) s.proc.stdout.on("data", (chunk) => logs.push(String(chunk)));
 });

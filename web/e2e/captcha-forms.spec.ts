@@ -7,52 +7,23 @@
  * sent once they did; without JavaScript the form says it cannot be sent,
  * and a native post is refused with that explanation and stores nothing.
  */
-import { createServer, type Server } from "node:http";
 import type { Page } from "@playwright/test";
 import { test, expect } from "@playwright/test";
 import { startStudio, type Studio } from "./staff-console";
+import { startCaptchaPeer, type CaptchaPeer } from "./captcha-peer";
 import { contactForm } from "../app/content/contact";
 import { captchaMessages } from "../app/lib/captcha";
 import { baseURL } from "../playwright.config";
 
-/** The fake widget: hCaptcha's explicit-render API; its button passes the check. */
-const widgetScript = `window.hcaptcha = {
-  render(el, opts) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = "I am a person";
-    b.onclick = () => { b.textContent = "Passed"; opts.callback("fake-" + Math.random().toString(36).slice(2)); };
-    el.append(b);
-    window.__captchaSiteKey = opts.sitekey;
-    return 1;
-  },
-  reset() { document.querySelectorAll("[data-captcha-widget] button").forEach((b) => (b.textContent = "I am a person")); },
-};`;
-
-let peer: Server;
+let peer: CaptchaPeer;
 let peerBase: string;
-const used = new Set<string>();
 let studio: Studio;
 
 test.beforeAll(async () => {
   test.setTimeout(90_000); // a first start migrates a new store: slow on a loaded machine
-  peer = createServer(async (req, res) => {
-    if (req.url?.startsWith("/widget.js")) {
-      res.writeHead(200, { "Content-Type": "text/javascript" }).end(widgetScript);
-      return;
-    }
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
-    const form = new URLSearchParams(raw);
-    const token = form.get("response") ?? "";
-    const ok = form.get("secret") === "fake-secret" && token.startsWith("fake-") && !used.has(token);
-    used.add(token);
-    res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ success: ok }));
-  });
-  await new Promise<void>((ok) => peer.listen(0, "127.0.0.1", ok));
-  peerBase = `http://127.0.0.1:${(peer.address() as { port: number }).port}`;
-  studio = await startStudio(["--captcha-provider", "hcaptcha", "--captcha-secret", "fake-secret", "--captcha-site-key", "site-key-1",
-    "--captcha-verify-url", `${peerBase}/siteverify`, "--captcha-script-url", `${peerBase}/widget.js`, "--captcha-forms"]);
+  peer = await startCaptchaPeer();
+  peerBase = peer.base;
+  studio = await startStudio([...peer.studioArgs, "--captcha-forms"]);
 });
 
 test.afterAll(async () => {

@@ -4,7 +4,9 @@
  * sign-in, the two-step check, the required set-up or the console. A link
  * from the sign-in mail (?token_hash=…&type=magiclink), or an identity
  * provider's way back (?code=… or GoTrue's error parameters), is handled
- * here and taken out of the address bar.
+ * here and taken out of the address bar; when the sign-in needs a CAPTCHA,
+ * the link waits on a "Confirm your sign-in" step for the check
+ * (captcha-check.tsx).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Session, SupabaseClient } from "@supabase/supabase-js";
@@ -19,6 +21,8 @@ import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
 import { LoadingState, ProblemState } from "./states";
 import { EnrolFirst, TwoStepCheck } from "./two-step";
 import { PROVIDER_PARAMS, providerReturn } from "./federated";
+import { ConfirmLink } from "./captcha-check";
+import { captchaSettings } from "~/lib/captcha";
 
 export type Stage =
   | { name: "starting" }
@@ -27,8 +31,10 @@ export type Stage =
   | { name: "enrol" }
   | { name: "ready"; session: Session };
 
+export type LinkToken = { token_hash: string; type: "magiclink" | "email" };
+
 /** linkToken reads the sign-in link's token_hash and type from a query string. */
-export function linkToken(search: string): { token_hash: string; type: "magiclink" | "email" } | undefined {
+export function linkToken(search: string): LinkToken | undefined {
   const p = new URLSearchParams(search);
   const token_hash = p.get("token_hash");
   const type = p.get("type");
@@ -75,10 +81,12 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
   const [stage, setStage] = useState<Stage>({ name: "starting" });
   /** What the screen says while a mailed link or a provider's code is traded for a session. */
   const [signingIn, setSigningIn] = useState(() => {
-    if (linkToken(location.search)) return signInCopy.linkSigningIn;
+    if (linkToken(location.search)) return captchaSettings() ? undefined : signInCopy.linkSigningIn;
     const back = providerReturn(location.search, location.hash);
     return back && "code" in back ? signInCopy.providerSigningIn : undefined;
   });
+  /** A mailed link that waits for the CAPTCHA before it is verified (ConfirmLink). */
+  const [linkToConfirm, setLinkToConfirm] = useState<LinkToken>();
   /** Set while this tab signs out on purpose: a sign-out that comes otherwise means the session ended. */
   const leaving = useRef(false);
   const stageName = useRef(stage.name);
@@ -149,7 +157,9 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
     const back = token ? undefined : providerReturn(location.search, location.hash);
     if (!token && !back) return;
     history.replaceState(null, "", withoutLinkToken(location.href));
-    if (token) {
+    if (token && captchaSettings()) {
+      setLinkToConfirm(token); // its /verify needs a CAPTCHA token too
+    } else if (token) {
       void client.auth.verifyOtp(token).then(({ error }) => {
         setSigningIn(undefined);
         if (error) setStage({ name: "signed-out", notice: "badLink" });
@@ -186,6 +196,19 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
 
   const session = stage.name === "ready" ? stage.session : undefined;
   if (signingIn) return <Starting label={signingIn} />;
+  if (linkToConfirm) {
+    return (
+      <ConfirmLink
+        client={client}
+        link={linkToConfirm}
+        onDone={(ok) => {
+          setLinkToConfirm(undefined);
+          if (!ok) setStage({ name: "signed-out", notice: "badLink" });
+        }}
+        onCancel={() => setLinkToConfirm(undefined)}
+      />
+    );
+  }
   switch (stage.name) {
     case "starting":
       return <Starting />;

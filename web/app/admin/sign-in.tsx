@@ -4,7 +4,9 @@
  * too (console-app verifies its token_hash). The last address is kept, so a
  * person whose session ended finds it filled in. When the server offers
  * identity providers, "Sign in with NAME" and "Single sign-on" (the address's
- * domain picks the provider) go there instead.
+ * domain picks the provider) go there instead. When the server needs a
+ * CAPTCHA, each screen shows its widget, and sending a code, checking it and
+ * starting single sign-on each take a fresh token (captcha-check.tsx).
  */
 import { useEffect, useState, type FormEvent } from "react";
 import type { SupabaseClient } from "@supabase/supabase-js";
@@ -14,6 +16,7 @@ import { AuthCard, CodeField, FieldError, Notice, inputClass } from "./auth-card
 import { classify } from "./problem";
 import { CONSOLE_ROOT } from "./route";
 import { consoleReturnURL, pkceTwin, signInOptions, type SignInOptions } from "./federated";
+import { CaptchaCheck, useSignInCaptcha, withCaptcha } from "./captcha-check";
 
 const EMAIL_KEY = "studio-console-email";
 
@@ -44,6 +47,17 @@ export function authErrorText(err: { status?: number; code?: string; message?: s
   return fallback;
 }
 
+/**
+ * signInErrorText is authErrorText for the calls of the sign-in, which may
+ * also fail for the CAPTCHA: refused (captcha_failed), or the server could
+ * not have it verified (5xx).
+ */
+export function signInErrorText(err: { status?: number; code?: string; message?: string; name?: string }, fallback: string): string {
+  if (err.code === "captcha_failed") return signInCopy.captcha.refused;
+  if (classify(err).kind === "unavailable") return signInCopy.errors.unavailable;
+  return authErrorText(err, fallback);
+}
+
 export function SignIn({ client, notice }: { client: SupabaseClient; notice?: SignInNotice }) {
   const [step, setStep] = useState<"email" | "code" | "sso">("email");
   const [options, setOptions] = useState<SignInOptions>({ providers: [], sso: false });
@@ -55,6 +69,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [info, setInfo] = useState<string>();
+  const check = useSignInCaptcha();
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -63,17 +78,19 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
       setError(signInCopy.errors.email);
       return;
     }
-    setBusy(true);
     setError(undefined);
-    const { error: err } = await client.auth.signInWithOtp({
-      email: address,
-      options: { shouldCreateUser: false, emailRedirectTo: location.origin + CONSOLE_ROOT },
-    });
+    const captcha = check.take();
+    if (!captcha) return;
+    setBusy(true);
+    const { error: err } = await client.auth.signInWithOtp(
+      withCaptcha({ email: address, options: { shouldCreateUser: false, emailRedirectTo: location.origin + CONSOLE_ROOT } }, captcha.token),
+    );
+    check.used();
     setBusy(false);
     // One mail per address a minute: after a 429 the code mailed just before still works.
     const recentlySent = err?.status === 429;
     if (err && !recentlySent) {
-      setError(authErrorText(err, err.message));
+      setError(signInErrorText(err, err.message));
       return;
     }
     rememberEmail(address);
@@ -89,11 +106,14 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
       setError(signInCopy.errors.code);
       return;
     }
-    setBusy(true);
     setError(undefined);
-    const { error: err } = await client.auth.verifyOtp({ email, token: code, type: "email" });
+    const captcha = check.take();
+    if (!captcha) return;
+    setBusy(true);
+    const { error: err } = await client.auth.verifyOtp(withCaptcha({ email, token: code, type: "email" as const }, captcha.token));
+    check.used();
     setBusy(false);
-    if (err) setError(authErrorText(err, signInCopy.errors.wrongCode));
+    if (err) setError(signInErrorText(err, signInCopy.errors.wrongCode));
     // On success the client emits SIGNED_IN, and the console takes over.
   };
 
@@ -118,13 +138,16 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
       setError(signInCopy.errors.email);
       return;
     }
-    setBusy(true);
     setError(undefined);
+    const captcha = check.take();
+    if (!captcha) return;
+    setBusy(true);
     rememberEmail(address);
-    const { error: err } = await pkceTwin(client).auth.signInWithSSO({ domain, options: { redirectTo: consoleReturnURL() } });
+    const { error: err } = await pkceTwin(client).auth.signInWithSSO(withCaptcha({ domain, options: { redirectTo: consoleReturnURL() } }, captcha.token));
+    check.used();
     if (err) {
       setBusy(false);
-      setError(err.status === 404 ? signInCopy.sso.notFound : authErrorText(err, err.message));
+      setError(err.status === 404 ? signInCopy.sso.notFound : signInErrorText(err, err.message));
     }
   };
 
@@ -152,6 +175,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
             />
             <FieldError id="sso-email-error" text={error} />
           </div>
+          <CaptchaCheck check={check} />
           <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
             {busy ? signInCopy.redirecting : signInCopy.sso.submit}
           </button>
@@ -197,6 +221,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
             />
             <FieldError id="sign-in-email-error" text={error} />
           </div>
+          <CaptchaCheck check={check} />
           <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
             {busy ? signInCopy.sending : signInCopy.send}
           </button>
@@ -237,6 +262,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
       {info && <Notice>{info}</Notice>}
       <form onSubmit={verify} noValidate className="flex flex-col gap-4">
         <CodeField id="sign-in-code" label={signInCopy.codeLabel} value={code} onChange={setCode} error={error} autoFocus />
+        <CaptchaCheck check={check} />
         <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
           {busy ? signInCopy.verifying : signInCopy.verify}
         </button>

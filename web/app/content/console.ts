@@ -66,6 +66,18 @@ export const signInCopy = {
     notFound: "No single sign-on is set up for that address's domain. Sign in with an e-mail code instead.",
   },
   expired: "Your session has ended. Sign in again to go on.",
+  captcha: {
+    loading: "Loading the check that you are a person…",
+    missing: "Complete the check that you are a person first.",
+    failed: "The check that you are a person could not load, so no code can be sent. Reload the page to try again.",
+    refused: "The check was not accepted or has expired. Complete it again, then try again.",
+  },
+  confirmLink: {
+    title: "Confirm your sign-in",
+    text: "Complete the check that you are a person, then sign in with the link from your mail.",
+    submit: "Sign in",
+    other: "Sign in another way",
+  },
   errors: {
     email: "Enter a valid e-mail address.",
     code: "Enter the 6 digits from the mail.",
@@ -75,6 +87,7 @@ export const signInCopy = {
     provider: (why: string) => `Signing in through your provider did not work: ${why}`,
     providerCode: "That sign-in has expired or was already used. Start it again.",
     network: "The server cannot be reached. Check your connection and try again.",
+    unavailable: "Signing in is not possible right now. Try again in a moment.",
   },
 } as const;
 

@@ -1,11 +1,12 @@
 /**
- * The CAPTCHA of the public forms (with the server's --captcha-forms): the
- * page's head carries <meta name="studio-captcha">, "on" with the widget's
- * provider, site key and script when the server asks for one
- * (internal/site/captcha.go), "off" otherwise. The widget's script is
- * loaded only when the visitor starts filling a form in (no script before
- * the first input), and its token goes with the call as captcha_token.
- * A form posted without JavaScript has no token: the form says so.
+ * The CAPTCHA widget of the public forms (with the server's --captcha-forms)
+ * and of the console's sign-in (with any --captcha-provider; admin/captcha-check.tsx):
+ * the page's head carries <meta name="studio-captcha">, "on" with the
+ * widget's provider, site key and script when the server asks for one
+ * (internal/site/captcha.go), "off" otherwise. The public forms load the
+ * widget's script only when the visitor starts filling a form in (no script
+ * before the first input), and send its token as captcha_token. A form
+ * posted without JavaScript has no token: the form says so.
  */
 import { useEffect, useRef, useState } from "react";
 import rules from "../../../internal/form/rules.json" with { type: "json" };
@@ -54,46 +55,53 @@ export const captchaMessages = { missing: rules.errors.captcha, noScript: rules.
 
 /**
  * useCaptcha is a form's CAPTCHA: required when the page says so; start()
- * (on the first input) loads and shows the widget in box; token is the
- * widget's answer, "" until the visitor passed; reset() after each call
- * (a token works once).
+ * (on the first input) loads and shows the widget in box (a ref: when
+ * another element takes it, as a screen of several steps changes, the
+ * widget shows again there, unpassed); shown once the widget is on the
+ * page, failed when its script could not load; token is the widget's
+ * answer, "" until the visitor passed; reset() after each call (a token
+ * works once).
  */
 export function useCaptcha() {
   const [settings, setSettings] = useState<CaptchaSettings | null>(null);
   const [started, setStarted] = useState(false);
   const [token, setToken] = useState("");
   const [failed, setFailed] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  const widget = useRef<{ api: WidgetApi; id: string | number } | null>(null);
+  const [shown, setShown] = useState(false);
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  const widget = useRef<{ api: WidgetApi; id: string | number; el: HTMLElement } | null>(null);
 
   // Read after hydration: the prerendered form knows nothing of it.
   useEffect(() => setSettings(captchaSettings()), []);
   useEffect(() => {
-    if (!settings || !started || widget.current || !box.current) return;
+    if (!settings || !started || !box || widget.current?.el === box) return;
     let live = true;
     loadWidget(settings).then(
       (api) => {
-        if (!live || !box.current) return;
-        const id = api.render(box.current, {
+        if (!live) return;
+        const id = api.render(box, {
           sitekey: settings.siteKey,
           callback: (t: string) => setToken(t),
           "expired-callback": () => setToken(""),
           "error-callback": () => setToken(""),
         });
-        widget.current = { api, id };
+        widget.current = { api, id, el: box };
+        setToken(""); // a widget shown again is not passed yet
+        setShown(true);
       },
       () => live && setFailed(true),
     );
     return () => {
       live = false;
     };
-  }, [settings, started]);
+  }, [settings, started, box]);
 
   return {
     required: settings !== null,
     token,
     failed,
-    box,
+    shown,
+    box: setBox,
     start: () => setStarted(true),
     reset: () => {
       setToken("");
