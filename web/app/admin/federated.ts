@@ -43,9 +43,24 @@ export function pkceTwin(client: SupabaseClient): SupabaseClient {
   });
 }
 
-/** consoleReturnURL is where a provider's sign-in comes back to. */
-export function consoleReturnURL(): string {
-  return location.origin + CONSOLE_ROOT;
+/** consoleReturnURL is where a provider's sign-in comes back to: the console, or path in it (the account screen, after linking). */
+export function consoleReturnURL(path: string = CONSOLE_ROOT): string {
+  return location.origin + path;
+}
+
+/** Why the provider refused a link, until the account screen shows it. */
+let linkRefusal: string | undefined;
+
+/** holdLinkRefusal keeps why a provider's way back refused a signed-in person (a link), for the account screen. */
+export function holdLinkRefusal(why: string): void {
+  linkRefusal = why;
+}
+
+/** takeLinkRefusal returns the refusal held, once. */
+export function takeLinkRefusal(): string | undefined {
+  const why = linkRefusal;
+  linkRefusal = undefined;
+  return why;
 }
 
 export type ProviderReturn = { code: string } | { error: string } | undefined;

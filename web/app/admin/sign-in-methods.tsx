@@ -7,7 +7,8 @@ import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
 import { Notice } from "./auth-card";
 import { useConsole } from "./console-context";
-import { consoleReturnURL, pkceTwin, signInOptions } from "./federated";
+import { consoleReturnURL, pkceTwin, signInOptions, takeLinkRefusal } from "./federated";
+import { CONSOLE_ROOT } from "./route";
 import { LoadingState, ProblemState } from "./states";
 import { formatDateTime } from "./time";
 
@@ -25,7 +26,10 @@ export function methodName(provider: string): string {
 export function SignInMethods({ className }: { className: string }) {
   const { client, session } = useConsole();
   const [methods, setMethods] = useState<Methods>({ phase: "loading" });
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<string | undefined>(() => {
+    const refused = takeLinkRefusal();
+    return refused && copy.linkFailed(refused);
+  });
   const [busy, setBusy] = useState(false);
   const load = useCallback(async () => {
     setMethods({ phase: "loading" });
@@ -58,7 +62,7 @@ export function SignInMethods({ className }: { className: string }) {
   const link = async (provider: string) => {
     setNotice(undefined);
     setBusy(true);
-    const { error } = await pkceTwin(client).auth.linkIdentity({ provider: provider as never, options: { redirectTo: consoleReturnURL() } });
+    const { error } = await pkceTwin(client).auth.linkIdentity({ provider: provider as never, options: { redirectTo: consoleReturnURL(`${CONSOLE_ROOT}/account`) } });
     // On success the browser is on its way to the provider.
     if (error) {
       setBusy(false);

@@ -138,6 +138,7 @@ export const accountCopy = {
     sso: "Single sign-on",
     linked: (when: string) => `Linked ${when}`,
     link: (name: string) => `Link ${name}`,
+    linkFailed: (why: string) => `Linking did not work: ${why}`,
     linking: "Taking you to the provider…",
     unlink: "Unlink",
     unlinkConfirm: "Unlink this sign-in method? You can link it again later.",
