@@ -78,3 +78,14 @@ export function providerReturn(search: string, hash: string): ProviderReturn {
 
 /** PROVIDER_PARAMS are what providerReturn reads, to be taken out of the address bar. */
 export const PROVIDER_PARAMS = ["code", "error", "error_code", "error_description", "sb"];
+
+/** How a session began, for the account screen: an e-mail code, an OpenID Connect provider, or SAML single sign-on. */
+export type FirstFactor = "code" | "provider" | "sso";
+
+/** firstFactor reads how a session began from its authentication methods (the token's amr: GoTrue's objects, or RFC 8176's names). */
+export function firstFactor(amr: readonly (string | { method: string })[] | undefined): FirstFactor {
+  const methods = new Set((amr ?? []).map((m) => (typeof m === "string" ? m : m.method)));
+  if (methods.has("sso/saml")) return "sso";
+  if (methods.has("oauth")) return "provider";
+  return "code";
+}

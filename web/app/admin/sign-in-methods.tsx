@@ -90,9 +90,9 @@ export function SignInMethods({ className }: { className: string }) {
             {methods.identities.map((i) => (
               <li key={i.identity_id} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
                 <span className="flex items-center gap-2">
-                  {i.provider === "email" ? <Mail aria-hidden="true" className="size-5" /> : <KeyRound aria-hidden="true" className="size-5" />}
+                  {i.provider === "email" ? <Mail aria-hidden="true" className="size-5 shrink-0" /> : <KeyRound aria-hidden="true" className="size-5 shrink-0" />}
                   <span>
-                    <span className="font-medium">{methodName(i.provider)}</span>
+                    <span className="font-medium [overflow-wrap:anywhere]">{methodName(i.provider)}</span>
                     <span className="block text-xs text-slate-600 dark:text-slate-400">
                       {i.provider === "email" ? (i.identity_data?.email as string) : copy.linked(formatDateTime(i.created_at ?? ""))}
                     </span>
@@ -110,8 +110,8 @@ export function SignInMethods({ className }: { className: string }) {
           {methods.linkable.length > 0 && (
             <div className="flex flex-wrap gap-2">
               {methods.linkable.map((p) => (
-                <button key={p} type="button" disabled={busy} className={buttonClass("secondary", "md")} onClick={() => void link(p)}>
-                  <Link2 aria-hidden="true" className="size-4" />
+                <button key={p} type="button" disabled={busy} className={buttonClass("secondary", "md", "h-auto! min-h-11 py-2 text-left [overflow-wrap:anywhere]")} onClick={() => void link(p)}>
+                  <Link2 aria-hidden="true" className="size-4 shrink-0" />
                   {copy.link(p)}
                 </button>
               ))}
