@@ -78,7 +78,7 @@ test-budgets:
 # PostgreSQL (its own servers take STUDIO_TEST_DATABASE_URL).
 test-e2e: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run e2e
-	scripts/with-postgres $(NPM) run e2e -- e2e/admin.spec.ts e2e/oauth-console.spec.ts
+	scripts/with-postgres $(NPM) run e2e -- e2e/admin.spec.ts e2e/oauth-console.spec.ts e2e/sso-console.spec.ts
 
 # The identity providers that the federated sign-in tests start, checked on
 # their own (web/idp-tests): an OpenID Connect provider (the certified

@@ -48,7 +48,57 @@ var (
 		"The provider has not verified this e-mail address: it signs nobody in")
 	errIdentityTaken = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists,
 		"Identity is already linked to another user")
+	errIdentityLinked = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists, "Identity is already linked")
 )
+
+// Kinds of federated sign-in, as the audit log names them.
+const (
+	kindSAMLAudit = "saml"
+	kindOIDCAudit = "oidc"
+)
+
+// federatedRefusal is why a federated sign-in was refused: logged, audited
+// (auditRefusal), and told as e.
+type federatedRefusal struct {
+	reason string // for the log and the audit: signature, expired, audience, not staff…
+	email  string // when known
+	e      *AuthError
+}
+
+// personRefusal is the refusal of federatedUser's e for email: "not staff"
+// for a sign-in, "link" for the linking of an identity.
+func personRefusal(e *AuthError, email, linkUserID string) *federatedRefusal {
+	why := "not staff: "
+	if linkUserID != "" {
+		why = "link: "
+	}
+	return &federatedRefusal{reason: why + e.Code, email: email, e: e}
+}
+
+// auditRefusal logs a refused federated sign-in of kind (kindSAMLAudit,
+// kindOIDCAudit) at provider and records login_failed with the detail
+// "KIND PROVIDER: REASON". A failure of the store is only logged: the store
+// would not record it either.
+func (s *Service) auditRefusal(r *http.Request, kind, provider string, refusal federatedRefusal) {
+	s.cfg.Logger.Warn("auth: federated sign-in refused", "kind", kind, "provider", provider, "reason", refusal.reason, "code", refusal.e.Code)
+	if refusal.e.Status == http.StatusInternalServerError || refusal.e.Status == http.StatusServiceUnavailable {
+		return
+	}
+	audit := s.audit(r, ActionLoginFailed)
+	audit.Email, audit.Detail = refusal.email, kind+" "+provider+": "+refusal.reason
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	if err := s.store.AddAudit(ctx, audit); err != nil {
+		s.cfg.Logger.Warn("auth: audit a refused sign-in", "err", err)
+	}
+}
+
+// refuseFlow ends a refused federated sign-in: audited (auditRefusal), and
+// the browser back at flow's redirect_to with the error.
+func (s *Service) refuseFlow(w http.ResponseWriter, r *http.Request, flow FlowState, kind, method string, refusal federatedRefusal) {
+	s.auditRefusal(r, kind, flow.Provider, refusal)
+	s.finishFlow(w, r, flow, User{}, method, refusal.e)
+}
 
 // newFlow starts a sign-in at provider: it stores its flow state and returns
 // the state to send. redirectTo is checked against --redirect-urls (the
@@ -70,8 +120,9 @@ func (s *Service) newFlow(ctx context.Context, provider, redirectTo, challenge, 
 // tied to; else the user whose address the provider verified (the identity
 // is then tied to them); else, when the provider may add people of the
 // address's domain, a new member of staff. linkUserID, when set, is the
-// signed-in person the identity is linked to instead. Anyone else is
-// refused, and nothing is created.
+// signed-in person the identity is linked to instead (an identity linked
+// already, to them or to another, is refused as GoTrue does). Anyone else
+// is refused, and nothing is created.
 func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (User, *AuthError) {
 	email, e := normalizeEmail(p.Email)
 	if e != nil || !p.EmailVerified {
@@ -87,7 +138,9 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 	var newUser *User
 	existing, err := s.store.FindIdentity(ctx, p.Provider.Name, p.Subject)
 	switch {
-	case err == nil && linkUserID != "" && existing.UserID != linkUserID:
+	case err == nil && linkUserID != "" && existing.UserID == linkUserID:
+		return User{}, errIdentityLinked // GoTrue's answer: linking is not signing in again
+	case err == nil && linkUserID != "":
 		return User{}, errIdentityTaken
 	case err == nil:
 		u.ID, id.ID, id.CreatedAt = existing.UserID, existing.ID, existing.CreatedAt

@@ -51,33 +51,42 @@ func (s *Service) idTokenGrant(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, s.limitVerify) {
 		return
 	}
-	u, e := s.idTokenUser(r, p, linkUserID)
-	if e != nil {
+	c, e := s.oidcProvider(r.Context(), p.Provider)
+	if e != nil { // not audited: no provider of this service to name
 		s.countSignIn(e.Code)
 		writeError(w, r, e)
+		return
+	}
+	u, refusal := s.idTokenUser(r, c, p, linkUserID)
+	if refusal != nil {
+		s.countSignIn(refusal.e.Code)
+		s.auditRefusal(r, kindOIDCAudit, c.Name, *refusal)
+		writeError(w, r, refusal.e)
 		return
 	}
 	s.startSession(w, r, u, MethodOAuth, s.audit(r, ActionLogin))
 }
 
-// idTokenUser verifies the grant's token and returns the member of staff
-// it signs in (or links to linkUserID).
-func (s *Service) idTokenUser(r *http.Request, p idTokenParams, linkUserID string) (User, *AuthError) {
-	c, e := s.oidcProvider(r.Context(), p.Provider)
-	if e != nil {
-		return User{}, e
-	}
-	tok, claims, e := s.verifyIDToken(r.Context(), c, p.IDToken, p.AccessToken)
-	if e != nil {
-		return User{}, e
+// idTokenUser verifies the grant's token, an ID token of c, and returns the
+// member of staff it signs in (or links to linkUserID), or why not.
+func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, linkUserID string) (User, *federatedRefusal) {
+	tok, claims, refusal := s.verifyIDToken(r.Context(), c, p.IDToken, p.AccessToken)
+	if refusal != nil {
+		return User{}, refusal
 	}
 	if (tok.Nonce != "") != (p.Nonce != "") {
-		return User{}, newError(http.StatusBadRequest, codeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")
+		return User{}, &federatedRefusal{reason: "nonce",
+			e: newError(http.StatusBadRequest, codeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")}
 	}
 	if sum := sha256.Sum256([]byte(p.Nonce)); p.Nonce != "" && !nonceMatches(tok.Nonce, hex.EncodeToString(sum[:])) {
-		return User{}, newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")
+		return User{}, &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	return s.federatedUser(ctx, r, c.person(tok, claims), linkUserID)
+	person := c.person(tok, claims)
+	u, e := s.federatedUser(ctx, r, person, linkUserID)
+	if e != nil {
+		return User{}, personRefusal(e, person.Email, linkUserID)
+	}
+	return u, nil
 }

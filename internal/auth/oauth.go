@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
@@ -129,7 +130,9 @@ func (s *Service) callbackURL() string { return s.issuer + CallbackPath }
 
 // handleCallback handles GET or POST (form_post) /auth/v1/callback: the
 // provider's answer. The flow of its state ends at its redirect_to; an
-// unknown or expired state at the console.
+// unknown or expired state at the console. A refusal of a flow of this
+// service is audited (login_failed); an unknown state, which anyone may
+// send, is only answered.
 func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, api.MaxBodyBytes)
 	if err := r.ParseForm(); err != nil {
@@ -152,55 +155,79 @@ func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 			newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state not found or expired"))
 		return
 	case errors.Is(err, ErrFlowStateExpired):
-		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
-			newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state has expired"))
+		expired := federatedRefusal{reason: "state expired", e: newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state has expired")}
+		s.auditRefusal(r, kindOIDCAudit, flow.Provider, expired)
+		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth, expired.e)
 		return
 	case err != nil:
 		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth, s.storeFailure("consume flow state", err))
 		return
 	}
-	u, e := s.providerSignIn(r, flow, r.Form)
-	s.finishFlow(w, r, flow, u, MethodOAuth, e)
+	u, refusal := s.providerSignIn(r, flow, r.Form)
+	if refusal != nil {
+		s.refuseFlow(w, r, flow, kindOIDCAudit, MethodOAuth, *refusal)
+		return
+	}
+	s.finishFlow(w, r, flow, u, MethodOAuth, nil)
 }
 
 // providerSignIn trades the code of the callback's params for the
 // provider's ID token, checks it and its nonce against flow, and returns
-// the member of staff it signs in (or links to flow.LinkUserID).
-func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Values) (User, *AuthError) {
+// the member of staff it signs in (or links to flow.LinkUserID), or why
+// not.
+func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Values) (User, *federatedRefusal) {
 	if refusal := params.Get("error"); refusal != "" {
 		why := params.Get("error_description")
 		if why == "" {
 			why = refusal
 		}
-		return User{}, newError(http.StatusForbidden, codeBadOAuthCallback, "The provider refused the sign-in: %s", why)
+		return User{}, &federatedRefusal{reason: "provider refused: " + truncate(refusal, 64),
+			e: newError(http.StatusForbidden, codeBadOAuthCallback, "The provider refused the sign-in: %s", why)}
 	}
 	code := params.Get("code")
 	if code == "" {
-		return User{}, newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")
+		return User{}, &federatedRefusal{reason: "no code", e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")}
 	}
 	c, e := s.oidcProvider(r.Context(), flow.Provider)
 	if e != nil {
-		return User{}, e
+		return User{}, &federatedRefusal{reason: "provider unavailable", e: e}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), providerTimeout)
 	defer cancel()
 	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(providerContext(ctx), code, oauth2.VerifierOption(flow.ProviderVerifier))
 	if err != nil {
 		s.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
-		return User{}, newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)
+		return User{}, &federatedRefusal{reason: "code exchange", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
-		return User{}, newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)
+		return User{}, &federatedRefusal{reason: "no id token", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
 	}
-	idt, claims, e := s.verifyIDToken(ctx, c, raw, tok.AccessToken)
-	if e == nil && !nonceMatches(idt.Nonce, flow.RequestID) {
-		e = newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")
+	idt, claims, refusal := s.verifyIDToken(ctx, c, raw, tok.AccessToken)
+	if refusal == nil && !nonceMatches(idt.Nonce, flow.RequestID) {
+		refusal = &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
 	}
-	if e != nil {
-		return User{}, newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", e.Message)
+	if refusal != nil {
+		refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
+		return User{}, refusal
 	}
 	sctx, scancel := withStoreTimeout(r)
 	defer scancel()
-	return s.federatedUser(sctx, r, c.person(idt, claims), flow.LinkUserID)
+	person := c.person(idt, claims)
+	u, e := s.federatedUser(sctx, r, person, flow.LinkUserID)
+	if e != nil {
+		return User{}, personRefusal(e, person.Email, flow.LinkUserID)
+	}
+	return u, nil
+}
+
+// truncate cuts text to at most n bytes, at a rune boundary.
+func truncate(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n]
 }

@@ -135,22 +135,23 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 	})
 
 	// Each refusal comes back to redirect_to with error parameters and no
-	// token, and leaves no new staff behind.
+	// token, leaves no new staff behind, and is in the audit log with the
+	// provider and the reason.
 	for _, c := range []struct {
 		name, subject, email string
 		tweak                func(map[string]any)
 		key                  *ecdsa.PrivateKey
-		code                 string
+		code, audit          string
 	}{
-		{name: "wrong nonce", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["nonce"] = "not-the-flows" }, code: "bad_oauth_callback"},
-		{name: "no nonce", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { delete(c, "nonce") }, code: "bad_oauth_callback"},
-		{name: "wrong audience", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["aud"] = "another-client" }, code: "bad_oauth_callback"},
-		{name: "wrong issuer", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["iss"] = "https://evil.test" }, code: "bad_oauth_callback"},
-		{name: "expired", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["exp"] = f.clock.Now().Add(-time.Minute).Unix() }, code: "bad_oauth_callback"},
-		{name: "bad signature", subject: "ada-at-acme", email: adaEmail, key: otherKey, code: "bad_oauth_callback"},
-		{name: "email not verified", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["email_verified"] = false }, code: "provider_email_needs_verification"},
-		{name: "email_verified false as a string", subject: "new-at-acme", email: "new@example.org", tweak: func(c map[string]any) { c["email_verified"] = "false" }, code: "provider_email_needs_verification"},
-		{name: "not staff, domain not allowed", subject: "eve-at-acme", email: "eve@elsewhere.test", code: "signup_disabled"},
+		{name: "wrong nonce", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["nonce"] = "not-the-flows" }, code: "bad_oauth_callback", audit: "nonce"},
+		{name: "no nonce", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { delete(c, "nonce") }, code: "bad_oauth_callback", audit: "nonce"},
+		{name: "wrong audience", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["aud"] = "another-client" }, code: "bad_oauth_callback", audit: "audience"},
+		{name: "wrong issuer", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["iss"] = "https://evil.test" }, code: "bad_oauth_callback", audit: "id token issuer"},
+		{name: "expired", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["exp"] = f.clock.Now().Add(-time.Minute).Unix() }, code: "bad_oauth_callback", audit: "id token expired"},
+		{name: "bad signature", subject: "ada-at-acme", email: adaEmail, key: otherKey, code: "bad_oauth_callback", audit: "id token signature"},
+		{name: "email not verified", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["email_verified"] = false }, code: "provider_email_needs_verification", audit: "not staff: provider_email_needs_verification"},
+		{name: "email_verified false as a string", subject: "new-at-acme", email: "new@example.org", tweak: func(c map[string]any) { c["email_verified"] = "false" }, code: "provider_email_needs_verification", audit: "not staff: provider_email_needs_verification"},
+		{name: "not staff, domain not allowed", subject: "eve-at-acme", email: "eve@elsewhere.test", code: "signup_disabled", audit: "not staff: signup_disabled"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			to := f.callback(idp.grant(start(""), f.clock.Now(), c.subject, c.email, c.tweak, c.key))
@@ -163,6 +164,9 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 			}
 			if _, err := f.db.FindIdentity(context.Background(), "acme", c.subject); c.subject != "ada-at-acme" && !errors.Is(err, auth.ErrNotFound) {
 				t.Errorf("identity %s was saved: %v", c.subject, err)
+			}
+			if got, want := f.lastLoginFailure(), "oidc acme: "+c.audit; got != want {
+				t.Errorf("audit login_failed %q, want %q", got, want)
 			}
 		})
 	}
@@ -182,12 +186,20 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 		if v := fragment(t, to); v.Get("error") != "access_denied" || v.Get("error_description") != "The provider refused the sign-in: user cancelled" {
 			t.Errorf("back at %s", to)
 		}
+		if got, want := f.lastLoginFailure(), "oidc acme: provider refused: access_denied"; got != want {
+			t.Errorf("audit login_failed %q, want %q", got, want)
+		}
 	})
 
 	t.Run("unknown state", func(t *testing.T) {
+		before := len(f.loginFailures())
 		to := f.callback(origin + "/auth/v1/callback?code=x&state=" + strings.Repeat("a", 43))
 		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_state" || to.Path != "/admin" {
 			t.Errorf("back at %s", to)
+		}
+		// Anyone may send one: it is no sign-in of this service's, and not audited.
+		if after := len(f.loginFailures()); after != before {
+			t.Errorf("an unknown state was audited: %q", f.lastLoginFailure())
 		}
 	})
 
@@ -197,6 +209,9 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 		to := f.callback(idp.grant(authURL, f.clock.Now(), "ada-at-acme", adaEmail, nil, nil))
 		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_state" || v.Get("access_token") != "" {
 			t.Errorf("back at %s", to)
+		}
+		if got, want := f.lastLoginFailure(), "oidc acme: state expired"; got != want {
+			t.Errorf("audit login_failed %q, want %q", got, want)
 		}
 	})
 
@@ -265,10 +280,21 @@ func TestOAuthLinkIdentity(t *testing.T) {
 		t.Errorf("linking added the address as staff: %v", err)
 	}
 
+	// Linking it again is GoTrue's refusal, not a new sign-in.
+	to = f.callback(idp.grant(link(session), f.clock.Now(), "ada-second", "ada.other@example.org", nil, nil))
+	if v := fragment(t, to); v.Get("error_code") != "identity_already_exists" || v.Get("error_description") != "Identity is already linked" ||
+		v.Get("access_token") != "" || to.Path != "/admin/account" {
+		t.Errorf("linking it again: back at %s", to)
+	}
+	if got, want := f.lastLoginFailure(), "oidc acme: link: identity_already_exists"; got != want {
+		t.Errorf("audit login_failed %q, want %q", got, want)
+	}
+
 	// Grace signs in through the provider; Ada may not take her identity.
 	sessionOf(t, f.callback(idp.grant(location(t, f.do("GET", "/auth/v1/authorize?provider=acme", "")), f.clock.Now(), "grace-at-acme", "grace@example.org", nil, nil)))
 	to = f.callback(idp.grant(link(session), f.clock.Now(), "grace-at-acme", "grace@example.org", nil, nil))
-	if v := fragment(t, to); v.Get("error_code") != "identity_already_exists" || v.Get("access_token") != "" || to.Path != "/admin/account" {
+	if v := fragment(t, to); v.Get("error_code") != "identity_already_exists" || v.Get("error_description") != "Identity is already linked to another user" ||
+		v.Get("access_token") != "" || to.Path != "/admin/account" {
 		t.Errorf("taking Grace's identity: back at %s", to)
 	}
 
@@ -324,26 +350,39 @@ func TestIDTokenGrant(t *testing.T) {
 		t.Errorf("token with its access token = %d %s", r.status, r.raw)
 	}
 
-	for _, c := range []struct{ name, body, msg string }{
-		{"bad nonce", `{"provider":"acme","id_token":"` + token(nil) + `","nonce":"another-nonce"}`, "Nonces mismatch"},
-		{"raw nonce in the token", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["nonce"] = "raw-nonce" }) + `","nonce":"raw-nonce"}`, "Nonces mismatch"},
-		{"nonce in the token only", `{"provider":"acme","id_token":"` + token(nil) + `"}`, "should either both exist or not"},
-		{"nonce in the request only", `{"provider":"acme","id_token":"` + noNonce + `","nonce":"raw-nonce"}`, "should either both exist or not"},
-		{"wrong audience", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["aud"] = "another-client" }) + `","nonce":"raw-nonce"}`, "Unacceptable audience"},
-		{"expired", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["exp"] = f.clock.Now().Add(-time.Minute).Unix() }) + `","nonce":"raw-nonce"}`, "Bad ID token"},
-		{"another access token", `{"provider":"acme","id_token":"` + withAtHash + `","nonce":"raw-nonce","access_token":"another"}`, "Bad ID token"},
-		{"unknown provider", `{"provider":"nope","id_token":"` + token(nil) + `","nonce":"raw-nonce"}`, "Unsupported provider"},
-		{"no token", `{"provider":"acme"}`, "id_token required"},
-		{"link without a session", `{"provider":"acme","id_token":"` + token(nil) + `","nonce":"raw-nonce","link_identity":true}`, "Linking requires"},
+	// Each refusal of a token of the provider is in the audit log with the
+	// provider and the reason; a request naming no provider of the service
+	// is not.
+	for _, c := range []struct{ name, body, msg, audit string }{
+		{"bad nonce", `{"provider":"acme","id_token":"` + token(nil) + `","nonce":"another-nonce"}`, "Nonces mismatch", "nonce"},
+		{"raw nonce in the token", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["nonce"] = "raw-nonce" }) + `","nonce":"raw-nonce"}`, "Nonces mismatch", "nonce"},
+		{"nonce in the token only", `{"provider":"acme","id_token":"` + token(nil) + `"}`, "should either both exist or not", "nonce"},
+		{"nonce in the request only", `{"provider":"acme","id_token":"` + noNonce + `","nonce":"raw-nonce"}`, "should either both exist or not", "nonce"},
+		{"wrong audience", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["aud"] = "another-client" }) + `","nonce":"raw-nonce"}`, "Unacceptable audience", "audience"},
+		{"expired", `{"provider":"acme","id_token":"` + token(func(c map[string]any) { c["exp"] = f.clock.Now().Add(-time.Minute).Unix() }) + `","nonce":"raw-nonce"}`, "Bad ID token", "id token expired"},
+		{"another access token", `{"provider":"acme","id_token":"` + withAtHash + `","nonce":"raw-nonce","access_token":"another"}`, "Bad ID token", "id token at_hash"},
+		{"unknown provider", `{"provider":"nope","id_token":"` + token(nil) + `","nonce":"raw-nonce"}`, "Unsupported provider", ""},
+		{"no token", `{"provider":"acme"}`, "id_token required", ""},
+		{"link without a session", `{"provider":"acme","id_token":"` + token(nil) + `","nonce":"raw-nonce","link_identity":true}`, "Linking requires", ""},
 	} {
+		before := len(f.loginFailures())
 		r := grant(c.body)
 		if r.status != 400 || r.body["access_token"] != nil || !strings.Contains(r.raw, c.msg) {
 			t.Errorf("%s = %d %s", c.name, r.status, r.raw)
+		}
+		switch got := f.loginFailures(); {
+		case c.audit == "" && len(got) != before:
+			t.Errorf("%s: audited %q", c.name, got[len(got)-1])
+		case c.audit != "" && f.lastLoginFailure() != "oidc acme: "+c.audit:
+			t.Errorf("%s: audit login_failed %q, want %q", c.name, f.lastLoginFailure(), "oidc acme: "+c.audit)
 		}
 	}
 	stranger := idp.sign(idp.claims(f.clock.Now(), "eve-at-acme", "eve@elsewhere.test", ""))
 	if r := grant(`{"provider":"acme","id_token":"` + stranger + `"}`); r.status != 422 || r.body["error_code"] != "signup_disabled" {
 		t.Errorf("not staff = %d %s", r.status, r.raw)
+	}
+	if got, want := f.lastLoginFailure(), "oidc acme: not staff: signup_disabled"; got != want {
+		t.Errorf("not staff: audit login_failed %q, want %q", got, want)
 	}
 
 	session := f.signIn()
@@ -354,6 +393,11 @@ func TestIDTokenGrant(t *testing.T) {
 	}
 	if got := f.identities(session); !slices.Contains(got, "acme:ada-second") {
 		t.Errorf("identities after linking = %v", got)
+	}
+	// Linking it again is GoTrue's refusal, not a new session.
+	r = grant(`{"provider":"acme","id_token":"`+second+`","link_identity":true}`, bearer(session)...)
+	if r.status != 422 || r.body["error_code"] != "identity_already_exists" || r.body["msg"] != "Identity is already linked" || r.body["access_token"] != nil {
+		t.Errorf("link again = %d %s", r.status, r.raw)
 	}
 
 	// With a verified factor, an aal1 session may not link.

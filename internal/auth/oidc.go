@@ -398,7 +398,7 @@ var errBadIDToken = newError(http.StatusBadRequest, codeValidationFailed, "Bad I
 // a subject, and, when accessToken is not empty and the token has an
 // at_hash, issued with that access token. Its nonce is the caller's to
 // check. It refuses with GoTrue's 400s.
-func (s *Service) verifyIDToken(ctx context.Context, c oidcClient, raw, accessToken string) (*oidc.IDToken, idTokenClaims, *AuthError) {
+func (s *Service) verifyIDToken(ctx context.Context, c oidcClient, raw, accessToken string) (*oidc.IDToken, idTokenClaims, *federatedRefusal) {
 	var claims idTokenClaims
 	ctx, cancel := context.WithTimeout(ctx, providerTimeout)
 	defer cancel()
@@ -409,15 +409,34 @@ func (s *Service) verifyIDToken(ctx context.Context, c oidcClient, raw, accessTo
 	}
 	if err != nil {
 		s.cfg.Logger.Info("auth: ID token refused", "provider", c.Name, "err", err)
-		return nil, claims, errBadIDToken
+		return nil, claims, &federatedRefusal{reason: idTokenRefusalReason(err), e: errBadIDToken}
 	}
 	if !slices.Contains(tok.Audience, c.cfg.ClientID) {
-		return nil, claims, newError(http.StatusBadRequest, codeValidationFailed, "Unacceptable audience in id_token: %v", tok.Audience)
+		return nil, claims, &federatedRefusal{reason: "audience",
+			e: newError(http.StatusBadRequest, codeValidationFailed, "Unacceptable audience in id_token: %v", tok.Audience)}
 	}
 	if err := tok.Claims(&claims); err != nil || claims.Subject == "" {
-		return nil, claims, newError(http.StatusBadRequest, codeValidationFailed, "Missing sub claim in id_token")
+		return nil, claims, &federatedRefusal{reason: "no subject", e: newError(http.StatusBadRequest, codeValidationFailed, "Missing sub claim in id_token")}
 	}
 	return tok, claims, nil
+}
+
+// idTokenRefusalReason names why go-oidc refused an ID token, for the log
+// and the audit.
+func idTokenRefusalReason(err error) string {
+	var expired *oidc.TokenExpiredError
+	why := err.Error()
+	switch {
+	case errors.As(err, &expired):
+		return "id token expired"
+	case strings.Contains(why, "issued by a different provider"):
+		return "id token issuer"
+	case strings.Contains(why, "failed to verify signature"):
+		return "id token signature"
+	case strings.Contains(why, "access token hash"):
+		return "id token at_hash"
+	}
+	return "id token invalid"
 }
 
 // nonceMatches compares a token's nonce with the expected one in constant

@@ -296,3 +296,30 @@ func amr(t testing.TB, accessToken string) []string {
 	}
 	return out
 }
+
+// loginFailures returns the details of the login_failed entries of the
+// audit log, oldest first.
+func (f *fixture) loginFailures() []string {
+	f.t.Helper()
+	entries, err := f.db.ListAudit(context.Background(), time.Time{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var details []string
+	for _, e := range entries {
+		if e.Action == auth.ActionLoginFailed {
+			details = append(details, e.Detail)
+		}
+	}
+	return details
+}
+
+// lastLoginFailure returns the detail of the last login_failed entry of the
+// audit log, "" for none.
+func (f *fixture) lastLoginFailure() string {
+	f.t.Helper()
+	if all := f.loginFailures(); len(all) > 0 {
+		return all[len(all)-1]
+	}
+	return ""
+}

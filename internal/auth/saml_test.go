@@ -304,23 +304,6 @@ func refusedAt(t testing.TB, to *url.URL, want, code string) {
 	}
 }
 
-// lastLoginFailure returns the detail of the last login_failed entry of the
-// audit log, "" for none.
-func (f *samlFixture) lastLoginFailure() string {
-	f.t.Helper()
-	entries, err := f.db.ListAudit(context.Background(), time.Time{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	detail := ""
-	for _, e := range entries {
-		if e.Action == auth.ActionLoginFailed {
-			detail = e.Detail
-		}
-	}
-	return detail
-}
-
 // TestSAMLSignIn: a response the IdP signed for the flow signs in, with
 // tokens (implicit) or an auth code (PKCE), and ties the identity
 // sso:<provider id> to the member of staff.

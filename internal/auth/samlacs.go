@@ -32,14 +32,6 @@ var (
 	errSAMLNoEmail = newError(http.StatusBadRequest, codeSAMLAssertionNoEmail, "SAML Assertion does not contain an email address")
 )
 
-// samlRefusal is why a SAML sign-in was refused: logged, audited, and sent
-// back to redirect_to as e.
-type samlRefusal struct {
-	reason string // for the log and the audit: signature, expired, audience…
-	email  string // when known
-	e      *AuthError
-}
-
 // handleSAMLACS handles POST /sso/saml/acs. The response must answer the
 // flow its RelayState names (InResponseTo), come from that flow's IdP with
 // its signature (on the response or the assertion; never unsigned), be
@@ -54,12 +46,12 @@ func (s *Service) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxSAMLResponseBytes)
 	if err := r.ParseForm(); err != nil || r.PostForm.Get("SAMLResponse") == "" || r.Form.Has("SAMLart") {
-		s.refuseSAML(w, r, s.consoleFlow(), "", samlRefusal{reason: "form", e: errSAMLBadForm})
+		s.refuseFlow(w, r, s.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "form", e: errSAMLBadForm})
 		return
 	}
 	relayState := r.PostForm.Get("RelayState")
 	if relayState == "" {
-		s.refuseSAML(w, r, s.consoleFlow(), "", samlRefusal{reason: "idp-initiated", e: errSAMLIdPInitiated})
+		s.refuseFlow(w, r, s.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "idp-initiated", e: errSAMLIdPInitiated})
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
@@ -68,10 +60,10 @@ func (s *Service) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
 	flow, err := s.store.ConsumeFlowState(ctx, StateHash(relayState), now)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		s.refuseSAML(w, r, s.consoleFlow(), "", samlRefusal{reason: "relay state not found", e: errSAMLRelayStateNotFound})
+		s.refuseFlow(w, r, s.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state not found", e: errSAMLRelayStateNotFound})
 		return
 	case errors.Is(err, ErrFlowStateExpired):
-		s.refuseSAML(w, r, flow, flow.Provider, samlRefusal{reason: "relay state expired", e: errSAMLRelayStateExpired})
+		s.refuseFlow(w, r, flow, kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state expired", e: errSAMLRelayStateExpired})
 		return
 	case err != nil:
 		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodSSO, s.storeFailure("consume flow state", err))
@@ -79,7 +71,7 @@ func (s *Service) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
 	}
 	u, refusal := s.samlSignIn(ctx, r, flow, now)
 	if refusal != nil {
-		s.refuseSAML(w, r, flow, flow.Provider, *refusal)
+		s.refuseFlow(w, r, flow, kindSAMLAudit, MethodSSO, *refusal)
 		return
 	}
 	s.finishFlow(w, r, flow, u, MethodSSO, nil)
@@ -87,67 +79,50 @@ func (s *Service) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
 
 // samlSignIn checks the SAML response of r for flow and returns the member
 // of staff it signs in.
-func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow FlowState, now time.Time) (User, *samlRefusal) {
+func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow FlowState, now time.Time) (User, *federatedRefusal) {
 	provider, err := s.store.FindProvider(ctx, flow.Provider)
 	if err == nil && provider.Kind != KindSAML {
 		err = ErrNotFound
 	}
 	switch {
 	case errors.Is(err, ErrNotFound): // removed since the sign-in started
-		return User{}, &samlRefusal{reason: "provider removed", e: errSAMLIdPNotFound}
+		return User{}, &federatedRefusal{reason: "provider removed", e: errSAMLIdPNotFound}
 	case err != nil:
-		return User{}, &samlRefusal{reason: "store", e: s.storeFailure("find provider", err)}
+		return User{}, &federatedRefusal{reason: "store", e: s.storeFailure("find provider", err)}
 	}
 	config, idp, err := samlProvider(provider)
 	if err != nil {
-		return User{}, &samlRefusal{reason: "metadata", e: s.storeFailure("SAML provider", err)}
+		return User{}, &federatedRefusal{reason: "metadata", e: s.storeFailure("SAML provider", err)}
 	}
 	sp, err := s.serviceProvider(ctx, idp, config.NameIDFormat, now)
 	if err != nil {
-		return User{}, &samlRefusal{reason: "store", e: s.storeFailure("SAML service provider", err)}
+		return User{}, &federatedRefusal{reason: "store", e: s.storeFailure("SAML service provider", err)}
 	}
 	guard := &assertionGuard{ctx: ctx, store: s.store, issuer: idp.EntityID, now: now}
 	sp.ReplayCache = guard
 	assertion, err := sp.ParseResponse(r, []string{flow.RequestID})
 	switch {
 	case guard.failed != nil:
-		return User{}, &samlRefusal{reason: "store", e: s.storeFailure("use SAML assertion", guard.failed)}
+		return User{}, &federatedRefusal{reason: "store", e: s.storeFailure("use SAML assertion", guard.failed)}
 	case err != nil:
-		return User{}, &samlRefusal{reason: samlRefusalReason(err), e: errSAMLInvalid}
+		return User{}, &federatedRefusal{reason: samlRefusalReason(err), e: errSAMLInvalid}
 	}
 	subject := samlSubject(assertion)
 	if subject == "" {
-		return User{}, &samlRefusal{reason: "no subject", e: errSAMLNoUserID}
+		return User{}, &federatedRefusal{reason: "no subject", e: errSAMLNoUserID}
 	}
 	email := samlEmail(assertion)
 	if email == "" {
-		return User{}, &samlRefusal{reason: "no e-mail", e: errSAMLNoEmail}
+		return User{}, &federatedRefusal{reason: "no e-mail", e: errSAMLNoEmail}
 	}
 	// The IdP vouches for the address, as GoTrue trusts it: an SSO
 	// provider is the studio's own directory.
 	u, e := s.federatedUser(ctx, r, federatedPerson{Provider: provider, Subject: subject, Email: email, EmailVerified: true,
 		Data: samlClaims(assertion, idp.EntityID, subject, email), Method: MethodSSO}, flow.LinkUserID)
 	if e != nil {
-		return User{}, &samlRefusal{reason: "not staff: " + e.Code, email: email, e: e}
+		return User{}, personRefusal(e, email, flow.LinkUserID)
 	}
 	return u, nil
-}
-
-// refuseSAML ends a refused SAML sign-in: a warning with why, login_failed
-// in the audit log, and the browser back at flow's redirect_to with the
-// error.
-func (s *Service) refuseSAML(w http.ResponseWriter, r *http.Request, flow FlowState, provider string, refusal samlRefusal) {
-	s.cfg.Logger.Warn("auth: SAML sign-in refused", "provider", provider, "reason", refusal.reason, "code", refusal.e.Code)
-	if refusal.e.Status < 500 { // a store that fails would not record it either
-		audit := s.audit(r, ActionLoginFailed)
-		audit.Email, audit.Detail = refusal.email, strings.TrimSpace("saml "+provider+": "+refusal.reason)
-		ctx, cancel := withStoreTimeout(r)
-		defer cancel()
-		if err := s.store.AddAudit(ctx, audit); err != nil {
-			s.cfg.Logger.Warn("auth: audit a refused SAML sign-in", "err", err)
-		}
-	}
-	s.finishFlow(w, r, flow, User{}, MethodSSO, refusal.e)
 }
 
 // samlRefusalReason names why crewjam refused a response, for the log.

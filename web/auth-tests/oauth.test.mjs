@@ -231,7 +231,7 @@ test("signInWithIdToken: a token minted by the provider signs in; bad nonce, wro
   assert.ok(!store.cli("staff", "list", "--format", "csv").includes(eve.email));
 });
 
-test("linkIdentity (ID token): links the token's account to the signed-in person", async () => {
+test("linkIdentity (ID token): links the token's account to the signed-in person, once", async () => {
   const { c } = makeClient(server.url, anonKey);
   await signInByCLI(c, store.cli, ada.email);
   const sub = `ada-phone-${suffix}`;
@@ -240,6 +240,11 @@ test("linkIdentity (ID token): links the token's account to the signed-in person
   assert.equal(error, null);
   const ids = await c.auth.getUserIdentities();
   assert.ok(ids.data.identities.some((i) => i.provider === name && i.id === sub), JSON.stringify(ids.data));
+  // Linking it again is GoTrue's refusal, not a new session.
+  const again = await c.auth.linkIdentity({ provider: name, token });
+  assert.equal(again.error?.status, 422);
+  assert.equal(again.error?.code, "identity_already_exists");
+  assert.equal(again.error?.message, "Identity is already linked");
 });
 
 test("unlinkIdentity: a provider's identity is unlinked; the e-mail identity, the last way in, is not", async () => {

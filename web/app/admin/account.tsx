@@ -13,10 +13,11 @@ import { LoadingState, ProblemState } from "./states";
 import { formatDateTime } from "./time";
 import { TotpEnrol } from "./totp-enrol";
 import { SignInMethods } from "./sign-in-methods";
+import { firstFactor, type FirstFactor } from "./federated";
 
 const card = "flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900/40";
 
-type Factors = { phase: "loading" } | { phase: "failed"; message: string } | { phase: "done"; totp: Factor[]; level: string | null };
+type Factors = { phase: "loading" } | { phase: "failed"; message: string } | { phase: "done"; totp: Factor[]; level: string | null; first: FirstFactor };
 
 export function AccountScreen() {
   const { client, session, signOut } = useConsole();
@@ -26,7 +27,7 @@ export function AccountScreen() {
     setFactors({ phase: "loading" });
     const [{ data, error }, aal] = await Promise.all([client.auth.mfa.listFactors(), client.auth.mfa.getAuthenticatorAssuranceLevel()]);
     if (error) setFactors({ phase: "failed", message: error.message });
-    else setFactors({ phase: "done", totp: data.totp, level: aal.data?.currentLevel ?? null });
+    else setFactors({ phase: "done", totp: data.totp, level: aal.data?.currentLevel ?? null, first: firstFactor(aal.data?.currentAuthenticationMethods) });
   }, [client]);
   useEffect(() => {
     void load();
@@ -60,7 +61,7 @@ export function AccountScreen() {
           </p>
           {factors.phase === "done" && factors.level && (
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="session-level" data-level={factors.level}>
-              {factors.level === "aal2" ? accountCopy.sessionLevel.aal2 : accountCopy.sessionLevel.aal1}
+              {accountCopy.sessionLevel(factors.first, factors.level === "aal2")}
             </p>
           )}
         </div>

@@ -20,7 +20,7 @@ import { ConsoleShell } from "./shell";
 import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
 import { LoadingState, ProblemState } from "./states";
 import { EnrolFirst, TwoStepCheck } from "./two-step";
-import { PROVIDER_PARAMS, providerReturn } from "./federated";
+import { PROVIDER_PARAMS, holdLinkRefusal, providerReturn } from "./federated";
 import { ConfirmLink } from "./captcha-check";
 import { captchaSettings } from "~/lib/captcha";
 
@@ -170,7 +170,11 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
         if (error) setStage({ name: "signed-out", notice: { provider: signInCopy.errors.providerCode } });
       });
     } else if (back) {
-      setStage({ name: "signed-out", notice: { provider: back.error } });
+      // A signed-in person comes back refused from linking a provider: they stay signed in, and the account screen says why.
+      void client.auth.getSession().then(({ data }) => {
+        if (data.session) holdLinkRefusal(back.error);
+        else setStage({ name: "signed-out", notice: { provider: back.error } });
+      });
     }
   }, [client]);
 

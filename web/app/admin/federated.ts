@@ -43,9 +43,24 @@ export function pkceTwin(client: SupabaseClient): SupabaseClient {
   });
 }
 
-/** consoleReturnURL is where a provider's sign-in comes back to. */
-export function consoleReturnURL(): string {
-  return location.origin + CONSOLE_ROOT;
+/** consoleReturnURL is where a provider's sign-in comes back to: the console, or path in it (the account screen, after linking). */
+export function consoleReturnURL(path: string = CONSOLE_ROOT): string {
+  return location.origin + path;
+}
+
+/** Why the provider refused a link, until the account screen shows it. */
+let linkRefusal: string | undefined;
+
+/** holdLinkRefusal keeps why a provider's way back refused a signed-in person (a link), for the account screen. */
+export function holdLinkRefusal(why: string): void {
+  linkRefusal = why;
+}
+
+/** takeLinkRefusal returns the refusal held, once. */
+export function takeLinkRefusal(): string | undefined {
+  const why = linkRefusal;
+  linkRefusal = undefined;
+  return why;
 }
 
 export type ProviderReturn = { code: string } | { error: string } | undefined;
@@ -63,3 +78,14 @@ export function providerReturn(search: string, hash: string): ProviderReturn {
 
 /** PROVIDER_PARAMS are what providerReturn reads, to be taken out of the address bar. */
 export const PROVIDER_PARAMS = ["code", "error", "error_code", "error_description", "sb"];
+
+/** How a session began, for the account screen: an e-mail code, an OpenID Connect provider, or SAML single sign-on. */
+export type FirstFactor = "code" | "provider" | "sso";
+
+/** firstFactor reads how a session began from its authentication methods (the token's amr: GoTrue's objects, or RFC 8176's names). */
+export function firstFactor(amr: readonly (string | { method: string })[] | undefined): FirstFactor {
+  const methods = new Set((amr ?? []).map((m) => (typeof m === "string" ? m : m.method)));
+  if (methods.has("sso/saml")) return "sso";
+  if (methods.has("oauth")) return "provider";
+  return "code";
+}

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { linkToken, withoutLinkToken } from "./console-app";
 import { replyHref } from "./message-view";
 import { groupSecret, qrImageSrc } from "./totp-enrol";
-import { providerReturn, signInOptionsOf } from "./federated";
+import { firstFactor, holdLinkRefusal, providerReturn, signInOptionsOf, takeLinkRefusal } from "./federated";
+import { accountCopy } from "~/content/console";
 import { methodName } from "./sign-in-methods";
 
 describe("the mailed sign-in link", () => {
@@ -42,6 +43,30 @@ describe("the sign-in options", () => {
     expect(methodName("email")).toBe("E-mail code");
     expect(methodName("sso:0b7d")).toBe("Single sign-on");
     expect(methodName("keycloak")).toBe("keycloak");
+  });
+});
+
+describe("how a session began", () => {
+  it("reads the first factor from the token's methods, an authenticator after it or not", () => {
+    expect(firstFactor([{ method: "otp" }])).toBe("code");
+    expect(firstFactor([{ method: "oauth" }, { method: "totp" }])).toBe("provider");
+    expect(firstFactor([{ method: "sso/saml" }])).toBe("sso");
+    expect(firstFactor(undefined)).toBe("code");
+    expect(firstFactor(["sso/saml"])).toBe("sso");
+  });
+  it("says it on the account screen", () => {
+    expect(accountCopy.sessionLevel("code", false)).toBe("Signed in with an e-mail code");
+    expect(accountCopy.sessionLevel("code", true)).toBe("Signed in with an e-mail code and an authenticator");
+    expect(accountCopy.sessionLevel("provider", false)).toBe("Signed in through an identity provider");
+    expect(accountCopy.sessionLevel("sso", true)).toBe("Signed in with single sign-on and an authenticator");
+  });
+});
+
+describe("a refused link", () => {
+  it("is held for the account screen, once", () => {
+    holdLinkRefusal("Identity is already linked to another user");
+    expect(takeLinkRefusal()).toBe("Identity is already linked to another user");
+    expect(takeLinkRefusal()).toBeUndefined();
   });
 });
 

@@ -7,7 +7,8 @@ import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
 import { Notice } from "./auth-card";
 import { useConsole } from "./console-context";
-import { consoleReturnURL, pkceTwin, signInOptions } from "./federated";
+import { consoleReturnURL, pkceTwin, signInOptions, takeLinkRefusal } from "./federated";
+import { CONSOLE_ROOT } from "./route";
 import { LoadingState, ProblemState } from "./states";
 import { formatDateTime } from "./time";
 
@@ -25,7 +26,10 @@ export function methodName(provider: string): string {
 export function SignInMethods({ className }: { className: string }) {
   const { client, session } = useConsole();
   const [methods, setMethods] = useState<Methods>({ phase: "loading" });
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<string | undefined>(() => {
+    const refused = takeLinkRefusal();
+    return refused && copy.linkFailed(refused);
+  });
   const [busy, setBusy] = useState(false);
   const load = useCallback(async () => {
     setMethods({ phase: "loading" });
@@ -58,7 +62,7 @@ export function SignInMethods({ className }: { className: string }) {
   const link = async (provider: string) => {
     setNotice(undefined);
     setBusy(true);
-    const { error } = await pkceTwin(client).auth.linkIdentity({ provider: provider as never, options: { redirectTo: consoleReturnURL() } });
+    const { error } = await pkceTwin(client).auth.linkIdentity({ provider: provider as never, options: { redirectTo: consoleReturnURL(`${CONSOLE_ROOT}/account`) } });
     // On success the browser is on its way to the provider.
     if (error) {
       setBusy(false);
@@ -86,9 +90,9 @@ export function SignInMethods({ className }: { className: string }) {
             {methods.identities.map((i) => (
               <li key={i.identity_id} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
                 <span className="flex items-center gap-2">
-                  {i.provider === "email" ? <Mail aria-hidden="true" className="size-5" /> : <KeyRound aria-hidden="true" className="size-5" />}
+                  {i.provider === "email" ? <Mail aria-hidden="true" className="size-5 shrink-0" /> : <KeyRound aria-hidden="true" className="size-5 shrink-0" />}
                   <span>
-                    <span className="font-medium">{methodName(i.provider)}</span>
+                    <span className="font-medium [overflow-wrap:anywhere]">{methodName(i.provider)}</span>
                     <span className="block text-xs text-slate-600 dark:text-slate-400">
                       {i.provider === "email" ? (i.identity_data?.email as string) : copy.linked(formatDateTime(i.created_at ?? ""))}
                     </span>
@@ -106,8 +110,8 @@ export function SignInMethods({ className }: { className: string }) {
           {methods.linkable.length > 0 && (
             <div className="flex flex-wrap gap-2">
               {methods.linkable.map((p) => (
-                <button key={p} type="button" disabled={busy} className={buttonClass("secondary", "md")} onClick={() => void link(p)}>
-                  <Link2 aria-hidden="true" className="size-4" />
+                <button key={p} type="button" disabled={busy} className={buttonClass("secondary", "md", "h-auto! min-h-11 py-2 text-left [overflow-wrap:anywhere]")} onClick={() => void link(p)}>
+                  <Link2 aria-hidden="true" className="size-4 shrink-0" />
                   {copy.link(p)}
                 </button>
               ))}

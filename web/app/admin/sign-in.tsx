@@ -36,6 +36,9 @@ export function rememberedEmail(): string {
   }
 }
 
+/** A provider's button: a long provider name wraps inside it, the button growing, rather than crowding its border. */
+export const providerButtonClass = buttonClass("secondary", "md", "h-auto! min-h-11 w-full py-2 text-center [overflow-wrap:anywhere]");
+
 const validEmail = (address: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address);
 
 export type SignInNotice = "expired" | "badLink" | { provider: string };
@@ -233,7 +236,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
             </p>
             {info && <Notice>{info}</Notice>}
             {options.providers.map((name) => (
-              <button key={name} type="button" disabled={busy} className={buttonClass("secondary", "md", "w-full")} onClick={() => void startProvider(name)}>
+              <button key={name} type="button" disabled={busy} className={providerButtonClass} onClick={() => void startProvider(name)}>
                 {signInCopy.withProvider(name)}
               </button>
             ))}
@@ -241,7 +244,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
               <button
                 type="button"
                 disabled={busy}
-                className={buttonClass("secondary", "md", "w-full")}
+                className={providerButtonClass}
                 onClick={() => {
                   setStep("sso");
                   setError(undefined);

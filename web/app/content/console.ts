@@ -143,7 +143,9 @@ export const passkeyCopy = {
 export const accountCopy = {
   title: "Account",
   signedInAs: "Signed in as",
-  sessionLevel: { aal1: "Signed in with an e-mail code", aal2: "Signed in with an e-mail code and an authenticator" },
+  /** How the session began (an e-mail code, an identity provider, single sign-on), and whether an authenticator confirmed it. */
+  sessionLevel: (first: "code" | "provider" | "sso", aal2: boolean) =>
+    `Signed in ${{ code: "with an e-mail code", provider: "through an identity provider", sso: "with single sign-on" }[first]}${aal2 ? " and an authenticator" : ""}`,
   identities: {
     title: "Sign-in methods",
     intro: "The ways you can sign in to the console. A code mailed to your address always works.",
@@ -151,6 +153,7 @@ export const accountCopy = {
     sso: "Single sign-on",
     linked: (when: string) => `Linked ${when}`,
     link: (name: string) => `Link ${name}`,
+    linkFailed: (why: string) => `Linking did not work: ${why}`,
     linking: "Taking you to the provider…",
     unlink: "Unlink",
     unlinkConfirm: "Unlink this sign-in method? You can link it again later.",
