@@ -159,25 +159,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
       <AuthCard title={signInCopy.sso.title}>
         <p className="text-sm text-slate-600 dark:text-slate-300">{signInCopy.sso.intro}</p>
         <form onSubmit={startSSO} noValidate className="flex flex-col gap-4">
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="sso-email" className="text-sm font-medium">
-              {signInCopy.emailLabel}
-            </label>
-            <input
-              id="sso-email"
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              autoFocus
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? "sso-email-error" : undefined}
-              className={inputClass}
-            />
-            <FieldError id="sso-email-error" text={error} />
-          </div>
+          <EmailField id="sso-email" value={email} onChange={setEmail} error={error} />
           <CaptchaCheck check={check} />
           <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
             {busy ? signInCopy.redirecting : signInCopy.sso.submit}
@@ -205,25 +187,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
         {typeof notice === "object" && <Notice tone="problem">{signInCopy.errors.provider(notice.provider)}</Notice>}
         <p className="text-sm text-slate-600 dark:text-slate-300">{signInCopy.intro}</p>
         <form onSubmit={send} noValidate className="flex flex-col gap-4">
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="sign-in-email" className="text-sm font-medium">
-              {signInCopy.emailLabel}
-            </label>
-            <input
-              id="sign-in-email"
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              autoFocus
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? "sign-in-email-error" : undefined}
-              className={inputClass}
-            />
-            <FieldError id="sign-in-email-error" text={error} />
-          </div>
+          <EmailField id="sign-in-email" value={email} onChange={setEmail} error={error} />
           <CaptchaCheck check={check} />
           <button type="submit" disabled={busy} className={buttonClass("primary", "md", "w-full")}>
             {busy ? signInCopy.sending : signInCopy.send}
@@ -288,5 +252,30 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
         </button>
       </div>
     </AuthCard>
+  );
+}
+
+/** EmailField is the work address, with its error: the first step of the code and of single sign-on. */
+function EmailField({ id, value, onChange, error }: { id: string; value: string; onChange: (v: string) => void; error?: string }) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {signInCopy.emailLabel}
+      </label>
+      <input
+        id={id}
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        autoFocus
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={inputClass}
+      />
+      <FieldError id={`${id}-error`} text={error} />
+    </div>
   );
 }
