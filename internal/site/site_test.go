@@ -22,14 +22,17 @@ import (
 	"studio/internal/site"
 )
 
-const homeScript = `document.documentElement.classList.add("js")`
+const (
+	homeScript = `document.documentElement.classList.add("js")`
+	homeStyle  = `body{margin:0}`
+)
 
 func testFS() fstest.MapFS {
 	page := func(body string) *fstest.MapFile {
 		return &fstest.MapFile{Data: []byte("<!DOCTYPE html><html><body>" + body + "</body></html>")}
 	}
 	return fstest.MapFS{
-		"index.html":                 {Data: []byte(`<!DOCTYPE html><html><head><script>` + homeScript + `</script><script type="module" src="/assets/app-1a2b3c.js"></script></head><body>Home</body></html>`)},
+		"index.html":                 {Data: []byte(`<!DOCTYPE html><html><head><script>` + homeScript + `</script><style>` + homeStyle + `</style><script type="module" src="/assets/app-1a2b3c.js"></script></head><body>Home</body></html>`)},
 		"index.html.br":              {Data: []byte("br-home")},
 		"index.html.gz":              {Data: []byte("gz-home")},
 		"studio/index.html":          page("Studio"),
@@ -316,6 +319,20 @@ func TestPageCSPAllowsItsInlineScriptsOnly(t *testing.T) {
 	other := do(s, "GET", "/studio", nil).Header().Get("Content-Security-Policy")
 	if strings.Contains(other, want) {
 		t.Errorf("a page without the script admits its hash: %q", other)
+	}
+}
+
+// A page's inline <style> (its critical CSS) is admitted by its hash, and only
+// on that page; style attributes stay refused.
+func TestPageCSPAllowsItsInlineStyleOnly(t *testing.T) {
+	s := newSite(t)
+	sum := sha256.Sum256([]byte(homeStyle))
+	want := "style-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';"
+	if csp := do(s, "GET", "/", nil).Header().Get("Content-Security-Policy"); !strings.Contains(csp, want) {
+		t.Errorf("CSP %q does not allow the inline style: want %q", csp, want)
+	}
+	if other := do(s, "GET", "/studio", nil).Header().Get("Content-Security-Policy"); !strings.Contains(other, "style-src 'self';") {
+		t.Errorf("a page without an inline style admits one: %q", other)
 	}
 }
 
