@@ -72,7 +72,7 @@ func inlineHashes(doc []byte) (InlineHashes, error) {
 		case html.StartTagToken:
 			name, hasAttr := z.TagName()
 			switch {
-			case atom.Lookup(name) == atom.Script && !hasSrc(z, hasAttr):
+			case atom.Lookup(name) == atom.Script && runsInline(z, hasAttr):
 				inside = &hashes.Scripts
 			case atom.Lookup(name) == atom.Style:
 				inside = &hashes.Styles
@@ -89,13 +89,23 @@ func inlineHashes(doc []byte) (InlineHashes, error) {
 	}
 }
 
-func hasSrc(z *html.Tokenizer, hasAttr bool) bool {
+// runsInline tells whether a <script> start tag is one whose inline text the
+// browser runs, and so checks against script-src: not one with a src, nor a
+// JSON data block (type application/ld+json, application/json), which the
+// browser never runs and the policy need not admit (their hashes would only
+// lengthen every page's header).
+func runsInline(z *html.Tokenizer, hasAttr bool) bool {
 	for hasAttr {
-		var key []byte
-		key, _, hasAttr = z.TagAttr()
-		if string(key) == "src" {
-			return true
+		var key, val []byte
+		key, val, hasAttr = z.TagAttr()
+		switch string(key) {
+		case "src":
+			return false
+		case "type":
+			if strings.HasSuffix(strings.ToLower(strings.TrimSpace(string(val))), "json") {
+				return false
+			}
 		}
 	}
-	return false
+	return true
 }
