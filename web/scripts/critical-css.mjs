@@ -70,11 +70,12 @@ export function withoutUnusedRules(css) {
 /**
  * criticalCssPages returns a function that turns a page's HTML into the same
  * page with its stylesheets' links replaced by a <style> of its critical CSS
- * (see above), a script that loads the stylesheets once the first paint has
- * happened (loadAfterFirstPaint), and the links again in a <noscript>, where
- * they block the first paint as before for a visitor without JavaScript.
- * root is the built site, from which the stylesheets are read. A page
- * without <main> comes back as it was.
+ * (see above) and by the same links in a <noscript>, where they block the
+ * first paint as before for a visitor without JavaScript; the head's first
+ * inline script (DocumentHead's) gains the code that loads the stylesheets
+ * once the first paint has happened (loadAfterFirstPaint): joined to it, the
+ * CSP needs no hash of its own for it. root is the built site, from which
+ * the stylesheets are read. A page without <main> comes back as it was.
  */
 export function criticalCssPages(root) {
   const beasties = new Beasties({ path: root, preload: false, compress: true, keyframes: "critical", allowRules: ALWAYS, logLevel: "warn" });
@@ -85,12 +86,13 @@ export function criticalCssPages(root) {
     const processed = await beasties.process(marked);
     const css = processed.match(/<style>([\s\S]*?)<\/style>/)?.[1];
     if (css === undefined) throw new Error("beasties inlined no CSS");
-    const head =
-      `<style>${withoutUnusedRules(css)}${HIDE_DEFERRED}</style>` +
-      `<script>${loadAfterFirstPaint(links.map((m) => m[1]))}</script>` +
-      `<noscript>${links.map((m) => m[0]).join("")}</noscript>`;
+    const script = /<script>([\s\S]*?)<\/script>/;
+    if (!script.test(html.slice(0, html.indexOf("</head>")))) throw new Error("no inline script in the head to load the stylesheets");
+    const head = `<style>${withoutUnusedRules(css)}${HIDE_DEFERRED}</style><noscript>${links.map((m) => m[0]).join("")}</noscript>`;
     let placed = false;
-    return html.replace(/<link rel="stylesheet" href="[^"]+">/g, () => (placed ? "" : ((placed = true), head)));
+    return html
+      .replace(script, (_, code) => `<script>${code};\n${loadAfterFirstPaint(links.map((m) => m[1]))}</script>`)
+      .replace(/<link rel="stylesheet" href="[^"]+">/g, () => (placed ? "" : ((placed = true), head)));
   };
 }
 

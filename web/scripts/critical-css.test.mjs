@@ -40,7 +40,7 @@ describe("criticalCssPages", () => {
   const root = mkdtempSync(join(tmpdir(), "critical-"));
   writeFileSync(join(root, "site.css"), ".h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}");
   const page = (main) =>
-    `<html><head><link rel="stylesheet" href="/site.css"></head><body><header class="h"></header>${main}<footer class="foot"></footer></body></html>`;
+    `<html><head><script>theme()</script><link rel="stylesheet" href="/site.css"></head><body><header class="h"></header>${main}<footer class="foot"></footer></body></html>`;
 
   test("inlines the first screen's rules and loads the stylesheet after the first paint, or at once without JavaScript", async () => {
     const out = await criticalCssPages(root)(page(`<main><section class="hero"></section><section class="later"></section></main>`));
@@ -53,6 +53,7 @@ describe("criticalCssPages", () => {
     expect(out).toContain(`<noscript><link rel="stylesheet" href="/site.css"></noscript>`);
     expect(out.replace(/<noscript>[\s\S]*?<\/noscript>/, "")).not.toContain(`<link rel="stylesheet"`);
     const script = out.match(/<script>([^<]*)<\/script>/)[1];
+    expect(script.startsWith("theme();")).toBe(true); // joined to the head's script: no hash of its own
     expect(script).toContain("first-contentful-paint");
     expect(script).toContain(`"/site.css"`);
     expect(out).not.toContain("data-beasties-container");
