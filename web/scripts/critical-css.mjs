@@ -21,8 +21,15 @@ export const HIDE_DEFERRED = `${DEFERRED}{visibility:hidden}`;
 /** Pseudo-classes of a visitor's action: their rules wait for the stylesheet. */
 const ACTION_STATE = /:(?:hover|focus|focus-visible|focus-within|active|visited|checked|disabled)\b/;
 
-/** Rules kept whatever the first screen holds: the page fade of a cross-document view transition (app.css). */
-const ALWAYS = [/::view-transition/, /^main$/];
+/**
+ * Rules kept whatever the first screen holds: the page fade of a
+ * cross-document view transition (app.css), and those that depend on what
+ * the head's scripts set on <html> before the first paint, which the built
+ * page does not show: the visitor's cookie choice (lib/consent.ts) hides the
+ * banner. (The theme's .dark needs nothing: beasties matches a dark: rule by
+ * its own class.)
+ */
+const ALWAYS = [/::view-transition/, /^main$/, /\[data-cookie-consent\]/];
 
 const CONTAINER = "data-beasties-container";
 

@@ -38,7 +38,7 @@ describe("withoutUnusedRules", () => {
 
 describe("criticalCssPages", () => {
   const root = mkdtempSync(join(tmpdir(), "critical-"));
-  writeFileSync(join(root, "site.css"), ".h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}");
+  writeFileSync(join(root, "site.css"), ".h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}[data-cookie-consent] [data-cookie-banner]{display:none}");
   const page = (main) =>
     `<html><head><script>theme()</script><link rel="stylesheet" href="/site.css"></head><body><header class="h"></header>${main}<footer class="foot"></footer></body></html>`;
 
@@ -49,6 +49,8 @@ describe("criticalCssPages", () => {
     expect(style).toContain(".hero{margin:0}");
     expect(style).not.toContain(".later");
     expect(style).not.toContain(".foot");
+    // The head's consent script marks <html> before the first paint: the banner stays hidden for one who chose.
+    expect(style).toContain("[data-cookie-consent] [data-cookie-banner]{display:none}");
     expect(style.endsWith(HIDE_DEFERRED)).toBe(true);
     expect(out).toContain(`<noscript><link rel="stylesheet" href="/site.css"></noscript>`);
     expect(out.replace(/<noscript>[\s\S]*?<\/noscript>/, "")).not.toContain(`<link rel="stylesheet"`);
