@@ -2,16 +2,20 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { DEFERRED, HIDE_DEFERRED, criticalCssPages, markFirstScreen, withoutUnusedRules } from "./critical-css.mjs";
+import { readFileSync } from "node:fs";
+import postcss from "postcss";
+import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen } from "./critical-css.mjs";
 
 describe("markFirstScreen", () => {
-  test("marks the header, main's first element after its links, and the cookie banner", () => {
+  test("marks the header, main's first element after its links, those marked data-first-screen, and the cookie banner", () => {
     const html =
       `<html><body><header class="h"></header><main id="main"><link rel="preload" as="image" href="/a.svg"/>` +
-      `<section class="hero"></section><section class="later"></section></main><div class="c" data-cookie-banner></div></body></html>`;
+      `<section class="hero"><div class="inner"></div></section><nav class="tabs" data-first-screen=""></nav><section class="later"></section>` +
+      `</main><div class="c" data-cookie-banner></div></body></html>`;
     const marked = markFirstScreen(html);
     expect(marked).toContain(`<header data-beasties-container class="h">`);
-    expect(marked).toContain(`<section data-beasties-container class="hero">`);
+    expect(marked).toContain(`<section data-beasties-container class="hero"><div class="inner">`);
+    expect(marked).toContain(`<nav data-beasties-container class="tabs" data-first-screen="">`);
     expect(marked).toContain(`<section class="later">`);
     expect(marked).toContain(`<div data-beasties-container class="c" data-cookie-banner>`);
   });
@@ -21,18 +25,30 @@ describe("markFirstScreen", () => {
   });
 });
 
-describe("withoutUnusedRules", () => {
+describe("criticalRules", () => {
   const css =
-    ":root{--color-a:red;--color-b:blue;--font:var(--color-a)}.used{color:var(--font)}.link:hover{color:var(--color-b)}" +
-    "@media (hover:hover){.x:hover{color:red}}@property --tw-a{syntax:\"*\";inherits:false}@property --tw-b{syntax:\"*\";inherits:false}.y{margin:var(--tw-a)}";
-  const out = withoutUnusedRules(css);
+    "@layer properties{@supports (((-webkit-hyphens:none)) and (not (margin-trim:inline))){*,:before,:after{--tw-shadow:0 0 #0000;--tw-unread:0}}}" +
+    "@layer theme{:root{--color-a:red;--color-b:blue;--font:var(--color-a);--spacing:.25rem}}@layer base;" +
+    "@layer utilities{.used{color:var(--font)}.p-2{padding:calc(var(--spacing) * 2)}.f{font-family:var(--font,serif)}.link:hover{color:var(--color-b)}" +
+    ".s{box-shadow:var(--tw-shadow)}.t{transition-property:color;color:var(--color-b)}.w\\/90{background:#fffe6}" +
+    "@supports (color:color-mix(in lab,red,red)){.w\\/90{background:color-mix(in oklab,white 90%,transparent)}}}" +
+    "@media (hover:hover){.x:hover{color:red}}@property --tw-shadow{syntax:\"*\";inherits:false;initial-value:0 0 #0000}";
+  const out = criticalRules(css);
 
-  test("keeps what the page reads", () => {
-    for (const kept of ["--color-a:red", "--font:var(--color-a)", ".used{", "@property --tw-a"]) expect(out).toContain(kept);
+  test("writes the theme's values where they are read, and keeps the layer's place", () => {
+    for (const kept of [".used{color:red}", ".p-2{padding:calc(.25rem * 2)}", ".f{font-family:red}", ".t{color:blue}", "@layer theme;"]) expect(out).toContain(kept);
+    expect(out).not.toContain("--color-a");
   });
 
-  test("drops action states, unread custom properties and the blocks left empty", () => {
-    for (const gone of [":hover", "--color-b", "@property --tw-b", "@media"]) expect(out).not.toContain(gone);
+  test("sets Tailwind's own properties on every element instead of registering them", () => {
+    expect(out).toContain("@layer properties{*,:before,:after{--tw-shadow:0 0 #0000}}");
+    expect(out).not.toContain("@property");
+    expect(out).not.toContain("--tw-unread");
+  });
+
+  test("drops action states, transitions, color-mix() variants and the blocks left empty", () => {
+    for (const gone of [":hover", "transition", "color-mix", "@media", "@supports"]) expect(out).not.toContain(gone);
+    expect(out).toContain(".w\\/90{background:#fffe6}");
   });
 });
 
@@ -66,7 +82,13 @@ describe("criticalCssPages", () => {
     expect(await criticalCssPages(root)(html)).toBe(html);
   });
 
-  test("hides what follows the first screen until the stylesheet shows it (app.css has DEFERRED too)", () => {
+  test("hides what follows the first screen until the stylesheet shows it again with the same selector", () => {
     expect(HIDE_DEFERRED).toBe(`${DEFERRED}{visibility:hidden}`);
+    const shown = [];
+    const appCss = readFileSync("app/app.css", "utf8"); // vitest runs in web/
+    postcss.parse(appCss).walkDecls("visibility", (d) => {
+      if (d.value === "visible") shown.push(d.parent.selectors.map((s) => s.replace(/\s+/g, "")).join(","));
+    });
+    expect(shown).toContain(DEFERRED);
   });
 });
