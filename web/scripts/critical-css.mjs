@@ -10,22 +10,31 @@
 // Tailwind also writes in sRGB, the theme's custom properties (their values
 // written where they are read) and the registration of Tailwind's own (the
 // fallback it ships for browsers without @property, applied everywhere). What follows the first screen
-// (main's later children, the footer) stays hidden until the stylesheet has
+// (main's later children, the footer) stays unpainted until the stylesheet has
 // arrived: app.css has the rule that shows it again (DEFERRED).
 import Beasties from "beasties";
 import postcss from "postcss";
 import { parseDocument } from "htmlparser2";
 
 /**
- * What the first paint leaves hidden: main's elements after its first (the
+ * What the first paint leaves out: main's elements after its first (the
  * hero; a hero's image preload may come before it) that are not marked
- * data-first-screen, and the footer. A page whose first screen on a phone
- * reaches past its hero marks the elements it reaches (a resource hub's
- * section tabs and first cards). app.css gives the same selector
- * visibility: visible.
+ * data-first-screen, the root elements of such an island (an astro-island
+ * has no box of its own), and the footer. A page whose first screen on a
+ * phone reaches past its hero marks the elements it reaches (a resource
+ * hub's section tabs and first cards).
+ *
+ * content-visibility: hidden keeps their content unstyled and unlaid-out
+ * until the stylesheet has arrived, so the first style they get is the
+ * stylesheet's. (Styled with the critical CSS alone, content that a
+ * content-visibility: auto section then skips keeps that style in Chrome
+ * until it is scrolled to: wrong colours and visibility for what reads it,
+ * such as assistive technology.) app.css gives the same selector
+ * content-visibility: revert-layer.
  */
-export const DEFERRED = "main>:not(link,script,template)~:not([data-first-screen]),body>footer";
-export const HIDE_DEFERRED = `${DEFERRED}{visibility:hidden}`;
+export const DEFERRED =
+  "main>:not(link,script,template)~:not([data-first-screen]),main>:not(link,script,template)~astro-island:not([data-first-screen])>*,body>footer";
+export const HIDE_DEFERRED = `${DEFERRED}{content-visibility:hidden;contain-intrinsic-size:auto 700px}`;
 
 /** Pseudo-classes of a visitor's action: their rules wait for the stylesheet. */
 const ACTION_STATE = /:(?:hover|focus|focus-visible|focus-within|active|visited|checked|disabled)\b/;
@@ -210,11 +219,15 @@ export function criticalCssPages(root) {
  * loadAfterFirstPaint is the script that adds the stylesheets to the head
  * once the first contentful paint has happened (in a browser without paint
  * timing: after the first frame), so that their request competes with
- * nothing the first paint needs.
+ * nothing the first paint needs. The browser has scrolled a link to a
+ * fragment (/studio#scale) before they arrived, with what follows the first
+ * screen laid out by the critical CSS alone: on a new navigation, once they
+ * have arrived, the fragment's element is scrolled into view again.
  */
 export function loadAfterFirstPaint(hrefs) {
   return (
-    `(()=>{const l=()=>{for(const h of ${JSON.stringify(hrefs)}){const k=document.createElement("link");k.rel="stylesheet";k.href=h;document.head.append(k)}};` +
+    `(()=>{const l=()=>{for(const h of ${JSON.stringify(hrefs)}){const k=document.createElement("link");k.rel="stylesheet";k.href=h;k.onload=f;document.head.append(k)}},` +
+    `f=()=>{const t=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));t&&performance.getEntriesByType("navigation")[0]?.type==="navigate"&&t.scrollIntoView()};` +
     `self.PerformanceObserver?.supportedEntryTypes?.includes("paint")?new PerformanceObserver((e,o)=>{e.getEntriesByName("first-contentful-paint").length&&(o.disconnect(),setTimeout(l))}).observe({type:"paint",buffered:!0}):requestAnimationFrame(()=>setTimeout(l))})()`
   );
 }

@@ -83,11 +83,11 @@ describe("criticalCssPages", () => {
   });
 
   test("hides what follows the first screen until the stylesheet shows it again with the same selector", () => {
-    expect(HIDE_DEFERRED).toBe(`${DEFERRED}{visibility:hidden}`);
+    expect(HIDE_DEFERRED).toBe(`${DEFERRED}{content-visibility:hidden;contain-intrinsic-size:auto 700px}`);
     const shown = [];
     const appCss = readFileSync("app/app.css", "utf8"); // vitest runs in web/
-    postcss.parse(appCss).walkDecls("visibility", (d) => {
-      if (d.value === "visible") shown.push(d.parent.selectors.map((s) => s.replace(/\s+/g, "")).join(","));
+    postcss.parse(appCss).walkDecls("content-visibility", (d) => {
+      if (d.value === "revert-layer") shown.push(d.parent.selectors.map((s) => s.replace(/\s+/g, "")).join(","));
     });
     expect(shown).toContain(DEFERRED);
   });
