@@ -27,12 +27,24 @@ export type ImageProps = {
  * by keywords in the alt text or source), and when that fails too, to an
  * inline picture that always loads. It needs no JavaScript of its own, so it
  * works in static HTML and in islands alike. Given art, it is an inline <svg>
- * with the same size, classes and text alternative (none when alt is empty).
+ * with the same size, classes and text alternative (none when alt is empty),
+ * covering its box as the site's pictures do (object-cover).
  */
 export function Image({ src, alt, width, height, priority = false, art, fallback, className }: ImageProps) {
   if (art) {
     const label = alt ? { role: "img", "aria-label": alt } : { "aria-hidden": true };
-    return <svg viewBox={art.viewBox} width={width} height={height} {...label} className={className} dangerouslySetInnerHTML={{ __html: art.markup }} />;
+    // slice: the picture covers its box, as an <img> with object-cover does.
+    return (
+      <svg
+        viewBox={art.viewBox}
+        preserveAspectRatio="xMidYMid slice"
+        width={width}
+        height={height}
+        {...label}
+        className={className}
+        dangerouslySetInnerHTML={{ __html: art.markup }}
+      />
+    );
   }
   return (
     <img
