@@ -27,7 +27,7 @@ var hsts = []string{"max-age=63072000"}
 
 // securityHeaders sets the security headers every response carries. Pages
 // replace the Content-Security-Policy with one that also admits the hashes of
-// their inline scripts. Over HTTPS, Strict-Transport-Security is added: on a
+// their inline scripts and styles. Over HTTPS, Strict-Transport-Security is added: on a
 // TLS connection, or when a trusted proxy says the client used HTTPS (see
 // overHTTPS).
 //
@@ -39,7 +39,7 @@ var hsts = []string{"max-age=63072000"}
 // holds a signed-in person's data sets it itself.
 func securityHeaders(trustedProxies []netip.Prefix) middleware {
 	headers := http.Header{}
-	headers.Set("Content-Security-Policy", site.Policy())
+	headers.Set("Content-Security-Policy", site.Policy(site.InlineHashes{}))
 	headers.Set("X-Content-Type-Options", "nosniff")
 	headers.Set("X-Frame-Options", "DENY") // frame-ancestors for browsers without CSP 2
 	headers.Set("Referrer-Policy", "strict-origin-when-cross-origin")

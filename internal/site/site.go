@@ -39,7 +39,7 @@ type file struct {
 	etag         string // quoted strong validator of the identity bytes
 	contentType  string
 	cacheControl string
-	csp          string // pages only: the policy with their inline-script hashes
+	csp          string // pages only: the policy with their inline scripts' and styles' hashes
 	noindex      bool   // pages only: the page asks search engines not to index it
 	download     bool
 
@@ -120,11 +120,11 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 		}
 		if urlPath, ok := pagePath(name); ok {
 			f.cacheControl = cacheHTML
-			hashes, err := inlineScriptHashes(f.identity)
+			hashes, err := inlineHashes(f.identity)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			f.csp = Policy(hashes...)
+			f.csp = Policy(hashes)
 			f.noindex = bytes.Contains(f.identity, []byte(`<meta name="robots" content="noindex"`))
 			s.pages[urlPath] = f
 			return nil

@@ -22,14 +22,18 @@ import (
 	"studio/internal/site"
 )
 
-const homeScript = `document.documentElement.classList.add("js")`
+const (
+	homeScript = `document.documentElement.classList.add("js")`
+	homeStyle  = `body{margin:0}`
+	homeData   = `{"@type":"Organization"}`
+)
 
 func testFS() fstest.MapFS {
 	page := func(body string) *fstest.MapFile {
 		return &fstest.MapFile{Data: []byte("<!DOCTYPE html><html><body>" + body + "</body></html>")}
 	}
 	return fstest.MapFS{
-		"index.html":                 {Data: []byte(`<!DOCTYPE html><html><head><script>` + homeScript + `</script><script type="module" src="/assets/app-1a2b3c.js"></script></head><body>Home</body></html>`)},
+		"index.html":                 {Data: []byte(`<!DOCTYPE html><html><head><script>` + homeScript + `</script><style>` + homeStyle + `</style><script type="application/ld+json">` + homeData + `</script><script type="module" src="/assets/app-1a2b3c.js"></script></head><body>Home</body></html>`)},
 		"index.html.br":              {Data: []byte("br-home")},
 		"index.html.gz":              {Data: []byte("gz-home")},
 		"studio/index.html":          page("Studio"),
@@ -316,6 +320,33 @@ func TestPageCSPAllowsItsInlineScriptsOnly(t *testing.T) {
 	other := do(s, "GET", "/studio", nil).Header().Get("Content-Security-Policy")
 	if strings.Contains(other, want) {
 		t.Errorf("a page without the script admits its hash: %q", other)
+	}
+}
+
+// A JSON data block (structured data) is never run, so the policy leaves its
+// hash out: every hash lengthens the page's first response.
+func TestPageCSPLeavesOutDataBlocks(t *testing.T) {
+	csp := do(newSite(t), "GET", "/", nil).Header().Get("Content-Security-Policy")
+	sum := sha256.Sum256([]byte(homeData))
+	if h := base64.StdEncoding.EncodeToString(sum[:]); strings.Contains(csp, h) {
+		t.Errorf("CSP %q admits the JSON data block's hash %s", csp, h)
+	}
+	if n := strings.Count(csp, "sha256-"); n != 2 {
+		t.Errorf("CSP %q has %d hashes, want 2 (the script and the style)", csp, n)
+	}
+}
+
+// A page's inline <style> (its critical CSS) is admitted by its hash, and only
+// on that page; style attributes stay refused.
+func TestPageCSPAllowsItsInlineStyleOnly(t *testing.T) {
+	s := newSite(t)
+	sum := sha256.Sum256([]byte(homeStyle))
+	want := "style-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';"
+	if csp := do(s, "GET", "/", nil).Header().Get("Content-Security-Policy"); !strings.Contains(csp, want) {
+		t.Errorf("CSP %q does not allow the inline style: want %q", csp, want)
+	}
+	if other := do(s, "GET", "/studio", nil).Header().Get("Content-Security-Policy"); !strings.Contains(other, "style-src 'self';") {
+		t.Errorf("a page without an inline style admits one: %q", other)
 	}
 }
 

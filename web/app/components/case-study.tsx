@@ -1,14 +1,14 @@
 import { CheckCircle2 } from "lucide-react";
 import type { CaseStudy as CaseStudyData } from "~/content/types";
 import { caseStudyLabels } from "~/content/success-stories";
-import { Image } from "~/components/ui/image";
+import { Image, type InlineArt } from "~/components/ui/image";
 
 /**
  * CaseStudy tells one success story: context, challenge, solution, results and
  * the founder's words. On wide screens the picture and the quote sit beside
  * the story; on phones they come before and after it.
  */
-export function CaseStudy({ study, priority = false }: { study: CaseStudyData; priority?: boolean }) {
+export function CaseStudy({ study, art }: { study: CaseStudyData; /** The picture drawn inline: for the story in the first screen. */ art?: InlineArt }) {
   const headingId = `${study.id}-heading`;
   return (
     <article
@@ -21,7 +21,7 @@ export function CaseStudy({ study, priority = false }: { study: CaseStudyData; p
         alt={study.image.alt}
         width={study.image.width}
         height={study.image.height}
-        priority={priority}
+        art={art}
         className="h-auto w-full rounded-2xl ring-1 ring-slate-900/5 lg:col-span-2 dark:ring-white/10"
       />
       <div className="lg:col-span-3 lg:col-start-3 lg:row-span-2 lg:row-start-1">

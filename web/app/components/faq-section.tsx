@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { FaqEntry } from "~/content/types";
+import { faqs } from "~/content/faqs";
 import { Accordion } from "~/components/ui/accordion";
 import { Section } from "~/components/ui/section";
 
@@ -24,8 +24,10 @@ export function FaqSection({
   );
 }
 
-/** FaqAccordion is the questions of a FaqSection as an accordion (one answer open at a time); an island. */
-export function FaqAccordion({ entries }: { entries: readonly FaqEntry[] }) {
+/** FaqAccordion is the questions of a FaqSection (faq, their name in content/faqs.ts) as an accordion, one answer open at a time; an island. */
+export function FaqAccordion({ faq }: { faq: string }) {
+  const entries = faqs[faq];
+  if (!entries) throw new Error(`no questions named ${faq}`);
   return (
     <Accordion className="mx-auto max-w-3xl" items={entries.map((e) => ({ id: e.id, title: e.question, content: <p>{e.answer}</p> }))} />
   );

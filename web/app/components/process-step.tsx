@@ -8,7 +8,7 @@ import { cn } from "~/lib/cn";
  * ProcessStep is one step of the studio's timeline, reachable by its anchor
  * (/studio#scale). On wide screens the image alternates sides.
  */
-export function ProcessStep({ step, stepLabel, priority = false }: { step: ProcessStepData; stepLabel: string; priority?: boolean }) {
+export function ProcessStep({ step, stepLabel }: { step: ProcessStepData; stepLabel: string }) {
   return (
     <li id={step.id} className="relative scroll-mt-24">
       <div className="grid items-center gap-8 lg:grid-cols-2 lg:gap-16">
@@ -38,7 +38,6 @@ export function ProcessStep({ step, stepLabel, priority = false }: { step: Proce
           alt={step.imageAlt}
           width={640}
           height={420}
-          priority={priority}
           className="h-auto w-full rounded-2xl shadow-lg ring-1 ring-slate-900/5 dark:ring-white/10"
         />
       </div>

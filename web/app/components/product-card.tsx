@@ -2,7 +2,7 @@ import { ArrowRight } from "lucide-react";
 import { isLive, productCardLabels, statusBadge, type Product } from "~/content/products";
 import { buttonClass } from "~/components/ui/button";
 import { ExternalLink } from "~/components/ui/external-link";
-import { Image } from "~/components/ui/image";
+import { Image, type InlineArt } from "~/components/ui/image";
 import { ProductAccent } from "~/components/product-accent";
 import { StatusBadge } from "~/components/status-badge";
 
@@ -10,7 +10,7 @@ import { StatusBadge } from "~/components/status-badge";
  * ProductCard is a product in the portfolio list: picture, name, status,
  * description, 'Learn More', and for a live product an external 'Try Demo'.
  */
-export function ProductCard({ product, priority = false }: { product: Product; priority?: boolean }) {
+export function ProductCard({ product, art }: { product: Product; /** The picture drawn inline: for a card in the first screen. */ art?: InlineArt }) {
   const live = isLive(product);
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
@@ -20,7 +20,7 @@ export function ProductCard({ product, priority = false }: { product: Product; p
         alt={product.imageAlt}
         width={640}
         height={480}
-        priority={priority}
+        art={art}
         className="aspect-[4/3] h-auto w-full border-b border-slate-200 object-cover dark:border-slate-800"
       />
       <div className="flex flex-1 flex-col p-6">

@@ -6,12 +6,13 @@ import { Section } from "~/components/ui/section";
 import { ProductHero } from "~/components/product-hero";
 import { SiteLink } from "~/components/site-link";
 import { CtaBand } from "~/components/cta-band";
+import { inlineArt } from "~/lib/inline-art";
 
 /** ComingSoonProductPage is a product page in coming-soon mode: the waitlist (`waitlist`, a form island), the launch details and a call to stay updated. */
 export function ComingSoonProductPage({ product, waitlist }: { product: UpcomingProduct; waitlist?: ReactNode }) {
   return (
     <>
-      <ProductHero product={product} points={product.highlights}>
+      <ProductHero product={product} points={product.highlights} art={inlineArt(product.image)}>
         <SiteLink link={copy.joinWaitlist} className={buttonClass("primary", "lg")} />
         <SiteLink link={copy.getUpdates} className={buttonClass("secondary", "lg")} />
       </ProductHero>

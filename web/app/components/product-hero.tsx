@@ -1,12 +1,28 @@
 import type { ReactNode } from "react";
 import { CheckCircle2 } from "lucide-react";
 import { statusBadge, type Product } from "~/content/products";
-import { Image } from "~/components/ui/image";
+import { Image, type InlineArt } from "~/components/ui/image";
 import { ProductAccent } from "~/components/product-accent";
 import { StatusBadge } from "~/components/status-badge";
 
-/** ProductHero opens a product page: status, name (the page's h1), tagline, description, points, actions and picture. */
-export function ProductHero({ product, points, children }: { product: Product; points?: readonly string[]; children: ReactNode }) {
+/**
+ * ProductHero opens a product page: status, name (the page's h1), tagline,
+ * description, points, actions and picture. Given art, the picture is drawn
+ * inline and paints with the text; otherwise it loads lazily, after the
+ * first paint (on a phone it comes below the text, which is then the
+ * largest paint).
+ */
+export function ProductHero({
+  product,
+  points,
+  art,
+  children,
+}: {
+  product: Product;
+  points?: readonly string[];
+  art?: InlineArt;
+  children: ReactNode;
+}) {
   return (
     <section className="relative overflow-hidden border-b border-slate-200 bg-gradient-to-b from-brand-50 via-white to-white dark:border-slate-800 dark:from-slate-900 dark:via-slate-950 dark:to-slate-950">
       <ProductAccent from={product.primaryColor} to={product.secondaryColor} className="absolute inset-x-0 top-0 h-1 w-full" />
@@ -33,7 +49,7 @@ export function ProductHero({ product, points, children }: { product: Product; p
           alt={product.imageAlt}
           width={640}
           height={480}
-          priority
+          art={art}
           className="h-auto w-full rounded-2xl shadow-2xl ring-1 ring-slate-900/5 dark:ring-white/10"
         />
       </div>

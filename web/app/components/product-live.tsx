@@ -15,6 +15,8 @@ import { CtaBand } from "~/components/cta-band";
 export function LiveProductPage({ product, faq }: { product: LiveProduct; faq?: ReactNode }) {
   return (
     <>
+      {/* No inline art: a live product's page, with its features, pricing and questions, has no bytes left
+          in the first round trip for it (internal/server/first_paint_test.go); its picture loads lazily. */}
       <ProductHero product={product}>
         <ExternalLink href={product.demoUrl} className={buttonClass("primary", "lg")}>
           {copy.startTrial}

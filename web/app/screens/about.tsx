@@ -14,7 +14,7 @@ export default function About() {
     <>
       <PageHero eyebrow={aboutHero.eyebrow} title={aboutHero.title} lead={aboutHero.lead} />
 
-      <section aria-labelledby="story-heading" className="py-16 sm:py-20">
+      <section aria-labelledby="story-heading" data-first-screen="" className="py-16 sm:py-20">
         <div className="mx-auto grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-[3fr_2fr] lg:gap-16 lg:px-8">
           <div>
             <h2 id="story-heading" className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">

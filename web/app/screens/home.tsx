@@ -50,7 +50,8 @@ export default function Home() {
             alt={hero.image.alt}
             width={hero.image.width}
             height={hero.image.height}
-            priority
+            // Lazy, not priority: hidden below lg, where a lazy image is never fetched (an eager one and
+            // its preload were, on every phone); above it, it loads after the first paint, which waits for no image.
             className="hidden h-auto w-full rounded-2xl shadow-2xl ring-1 ring-slate-900/5 lg:block dark:ring-white/10"
           />
         </div>

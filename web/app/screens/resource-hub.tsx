@@ -7,6 +7,7 @@ import { Image } from "~/components/ui/image";
 import { ResourceTabs } from "~/components/resources/resource-tabs";
 import { CategoryBadge, resourceFallback } from "~/components/resources/resource-card";
 import { feedLink } from "~/lib/feed";
+import { inlineArt } from "~/lib/inline-art";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = (path: string) => [...pageMeta(hubPage, { path }), feedLink];
@@ -15,7 +16,7 @@ function FeaturedGuide() {
   const guide = findResource(featuredGuide.slug);
   if (!guide) throw new Error(`featured guide ${featuredGuide.slug} is not a resource`);
   return (
-    <section aria-labelledby="featured-heading" className="pt-12 sm:pt-16">
+    <section aria-labelledby="featured-heading" data-first-screen="" className="pt-12 sm:pt-16">
       <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
         <div className="grid overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm lg:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">
           <Image
@@ -24,7 +25,7 @@ function FeaturedGuide() {
             width={640}
             height={360}
             fallback={resourceFallback(guide.title)}
-            priority
+            art={inlineArt(guide.image.src)}
             className="aspect-video h-full w-full bg-brand-50 object-cover dark:bg-slate-800"
           />
           <div className="flex flex-col justify-center p-6 sm:p-10">

@@ -19,6 +19,7 @@ import { sortResources } from "~/lib/resource-list";
 import { feedLink } from "~/lib/feed";
 import { pageMeta } from "~/lib/meta";
 import { article } from "~/lib/structured-data";
+import { inlineArt } from "~/lib/inline-art";
 
 const RELATED_COUNT = 3;
 
@@ -108,7 +109,7 @@ export default function ResourcePage({ slug, bodyHtml = "" }: { slug: string; bo
           alt={resource.image.alt}
           width={640}
           height={360}
-          priority
+          art={inlineArt(resource.image.src)}
           fallback={resourceFallback(resource.title)}
           className="mt-10 aspect-video h-auto w-full rounded-2xl bg-slate-100 object-cover shadow-sm ring-1 ring-slate-900/5 dark:bg-slate-800 dark:ring-white/10"
         />

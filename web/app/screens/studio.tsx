@@ -28,8 +28,8 @@ export default function Studio() {
 
       <Section id="process" title={processIntro.title} lead={processIntro.lead}>
         <ol className="space-y-20 sm:space-y-24">
-          {processSteps.map((step, i) => (
-            <ProcessStep key={step.id} step={step} stepLabel={processIntro.stepLabel} priority={i === 0} />
+          {processSteps.map((step) => (
+            <ProcessStep key={step.id} step={step} stepLabel={processIntro.stepLabel} />
           ))}
         </ol>
       </Section>

@@ -5,6 +5,7 @@ import { PageHero } from "~/components/page-hero";
 import { CaseStudy } from "~/components/case-study";
 import { CtaBand } from "~/components/cta-band";
 import { pageMeta } from "~/lib/meta";
+import { inlineArt } from "~/lib/inline-art";
 
 export const meta = (path: string) => pageMeta(successStoriesMeta, { path });
 
@@ -18,9 +19,9 @@ export default function SuccessStories() {
         </a>
       </PageHero>
 
-      <div className="mx-auto max-w-6xl space-y-12 px-4 py-16 sm:px-6 sm:py-20 lg:px-8">
+      <div data-first-screen="" className="mx-auto max-w-6xl space-y-12 px-4 py-16 sm:px-6 sm:py-20 lg:px-8">
         {caseStudies.map((study, i) => (
-          <CaseStudy key={study.id} study={study} priority={i === 0} />
+          <CaseStudy key={study.id} study={study} art={i === 0 ? inlineArt(study.image.src) : undefined} />
         ))}
       </div>
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useUrlSearchParams } from "~/lib/url-search-params";
 import { Search, SearchX } from "lucide-react";
-import { categoryFilterOptions, resourceList, sortOptions, type Resource } from "~/content/resources";
+import { categoryFilterOptions, resourceList, resources, sortOptions } from "~/content/resources";
 import { ResourceCard } from "~/components/resources/resource-card";
 import { buttonClass } from "~/components/ui/button";
 import { earlyValue } from "~/lib/early-input";
@@ -50,8 +50,12 @@ function earlyQuery(ids: { search: string; category: string; sort: string }): Pa
  * default list; then it applies the URL's query at once, without the loading
  * state, so a shared or reloaded link lands on its filtered view. What was
  * typed or chosen before the island ran is kept and applied (lib/early-input.ts).
+ *
+ * It takes the resources from its module, not as props: props are written
+ * into the page (11 KB of it for the whole list), which its first paint
+ * would wait for; the module comes only when the visitor uses the list.
  */
-export function ResourceBrowser({ resources }: { resources: readonly Resource[] }) {
+export function ResourceBrowser() {
   const hydrated = useHydrated();
   const [searchParams, setSearchParams] = useUrlSearchParams();
   const urlQuery = hydrated ? parseResourceQuery(searchParams) : DEFAULT_QUERY;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { ResourceCard, ResourceGrid, resourceFallback } from "./resource-card";
+import type { InlineArt } from "~/components/ui/image";
 import { findResource, resources } from "~/content/resources";
 import { resourceFallbackIndex, resourceFallbacks } from "~/lib/image-fallback";
 
@@ -53,19 +54,19 @@ describe("ResourceCard", () => {
 });
 
 describe("ResourceGrid", () => {
-  const loading = (firstInView: boolean) => {
-    const { container, unmount } = render(
-        <ResourceGrid resources={resources.slice(0, 3)} firstInView={firstInView} />,
+  const covers = (firstArt?: InlineArt) => {
+    const { container, unmount } = render(<ResourceGrid resources={resources.slice(0, 3)} firstArt={firstArt} />);
+    const drawn = [...container.querySelectorAll("article > :first-child")].map((c) =>
+      c.tagName === "svg" ? `inline ${c.getAttribute("viewBox")}` : `${c.getAttribute("loading")}/${c.getAttribute("fetchpriority") ?? "auto"}`,
     );
-    const imgs = [...container.querySelectorAll("img")].map((img) => `${img.getAttribute("loading")}/${img.getAttribute("fetchpriority") ?? "auto"}`);
     unmount();
-    return imgs;
+    return drawn;
   };
 
-  it("loads the first cover at once when the grid starts in the first screenful (the page's largest paint)", () => {
-    expect(loading(true)).toEqual(["eager/high", "lazy/auto", "lazy/auto"]);
+  it("draws the first cover inline when the grid starts in the first screen (it paints with the text), the others lazily", () => {
+    expect(covers({ viewBox: "0 0 640 360", markup: "<rect/>" })).toEqual(["inline 0 0 640 360", "lazy/auto", "lazy/auto"]);
   });
   it("otherwise lazily, every one", () => {
-    expect(loading(false)).toEqual(["lazy/auto", "lazy/auto", "lazy/auto"]);
+    expect(covers()).toEqual(["lazy/auto", "lazy/auto", "lazy/auto"]);
   });
 });

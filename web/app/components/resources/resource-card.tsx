@@ -1,6 +1,6 @@
 import { Download } from "lucide-react";
 import { categoryLabels, resourceCard, resourceLength, type Resource } from "~/content/resources";
-import { Image } from "~/components/ui/image";
+import { Image, type InlineArt } from "~/components/ui/image";
 import { resourceFallbackIndex, resourceFallbacks } from "~/lib/image-fallback";
 import { cn } from "~/lib/cn";
 
@@ -36,12 +36,12 @@ export function CategoryBadge({ category }: { category: Resource["category"] }) 
 export function ResourceCard({
   resource,
   headingLevel = 3,
-  priority = false,
+  art,
 }: {
   resource: Resource;
   headingLevel?: 2 | 3;
-  /** The cover loads at once and first: for a card in the first screenful (the page's largest paint). */
-  priority?: boolean;
+  /** The cover drawn inline (lib/inline-art.ts): for a card in the first screen, whose cover then paints with the text. */
+  art?: InlineArt;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -55,7 +55,7 @@ export function ResourceCard({
         width={COVER_WIDTH}
         height={COVER_HEIGHT}
         fallback={resourceFallback(resource.title)}
-        priority={priority}
+        art={art}
         className="aspect-video h-auto w-full bg-slate-100 object-cover dark:bg-slate-800"
       />
       <div className="flex flex-1 flex-col p-5">
@@ -101,24 +101,24 @@ export function ResourceCard({
 }
 
 /**
- * ResourceGrid lays out cards in one, two or three columns. With
- * firstInView, the grid starts in the first screenful and its first cover
- * loads with priority.
+ * ResourceGrid lays out cards in one, two or three columns. With firstArt,
+ * the grid starts in the first screen and its first cover is drawn inline
+ * (the others load when they come near the viewport).
  */
 export function ResourceGrid({
   resources,
   headingLevel,
-  firstInView = false,
+  firstArt,
 }: {
   resources: readonly Resource[];
   headingLevel?: 2 | 3;
-  firstInView?: boolean;
+  firstArt?: InlineArt;
 }) {
   return (
     <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {resources.map((r, i) => (
         <li key={r.slug}>
-          <ResourceCard resource={r} headingLevel={headingLevel} priority={firstInView && i === 0} />
+          <ResourceCard resource={r} headingLevel={headingLevel} art={i === 0 ? firstArt : undefined} />
         </li>
       ))}
     </ul>

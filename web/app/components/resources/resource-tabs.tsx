@@ -1,10 +1,14 @@
 import { resourceTabs, resourceTabsLabel } from "~/content/resources";
 import { cn } from "~/lib/cn";
 
-/** ResourceTabs is the tab bar of the four resource pages; the current one (`current`, its href) has aria-current="page". */
+/**
+ * ResourceTabs is the tab bar of the four resource pages; the current one
+ * (`current`, its href) has aria-current="page". It follows their hero, in
+ * their first screen.
+ */
 export function ResourceTabs({ current }: { current: string }) {
   return (
-    <nav aria-label={resourceTabsLabel} className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
+    <nav aria-label={resourceTabsLabel} data-first-screen="" className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
       <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-2 sm:justify-center sm:gap-2 sm:px-6 lg:px-8">
         {resourceTabs.map((tab) => (
           <li key={tab.href} className="shrink-0">

@@ -1,5 +1,8 @@
 import { chooseFallback } from "~/lib/image-fallback";
 
+/** An SVG picture to draw inline (lib/inline-art.ts): its viewBox and its content. */
+export type InlineArt = { readonly viewBox: string; readonly markup: string };
+
 export type ImageProps = {
   src: string;
   alt: string;
@@ -7,6 +10,11 @@ export type ImageProps = {
   height: number;
   /** Above the fold: load at once with high priority. Otherwise lazy. */
   priority?: boolean;
+  /**
+   * The picture drawn inline instead (lib/inline-art.ts), for the art of a
+   * page's first screen: it paints with the text, with no request.
+   */
+  art?: InlineArt;
   /** A fallback to use instead of the one chosen from the alt text and source. */
   fallback?: string;
   className?: string;
@@ -18,9 +26,26 @@ export type ImageProps = {
  * imageFallbackScript swaps it to the fallback named in data-fallback (chosen
  * by keywords in the alt text or source), and when that fails too, to an
  * inline picture that always loads. It needs no JavaScript of its own, so it
- * works in static HTML and in islands alike.
+ * works in static HTML and in islands alike. Given art, it is an inline <svg>
+ * with the same size, classes and text alternative (none when alt is empty),
+ * covering its box as the site's pictures do (object-cover).
  */
-export function Image({ src, alt, width, height, priority = false, fallback, className }: ImageProps) {
+export function Image({ src, alt, width, height, priority = false, art, fallback, className }: ImageProps) {
+  if (art) {
+    const label = alt ? { role: "img", "aria-label": alt } : { "aria-hidden": true };
+    // slice: the picture covers its box, as an <img> with object-cover does.
+    return (
+      <svg
+        viewBox={art.viewBox}
+        preserveAspectRatio="xMidYMid slice"
+        width={width}
+        height={height}
+        {...label}
+        className={className}
+        dangerouslySetInnerHTML={{ __html: art.markup }}
+      />
+    );
+  }
   return (
     <img
       src={src}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { render } from "@testing-library/react";
+import { inlineArt } from "./inline-art";
+import { Image } from "~/components/ui/image";
+
+describe("inlineArt", () => {
+  it("gives the picture's viewBox and content, its ids and their references prefixed with the file's name", () => {
+    const art = inlineArt("/images/resources/saas-founders-playbook.svg");
+    expect(art.viewBox).toBe("0 0 640 360");
+    expect(art.markup).toContain(`id="saas-founders-playbook-bg"`);
+    expect(art.markup).toContain(`fill="url(#saas-founders-playbook-bg)"`);
+    expect(art.markup).toContain(`clip-path="url(#saas-founders-playbook-cl)"`);
+    expect(art.markup).not.toMatch(/id="bg"|url\(#bg\)|<svg/);
+  });
+
+  it("fails for a picture that is not in public/images", () => {
+    expect(() => inlineArt("/images/nowhere.svg")).toThrow(/no SVG picture/);
+  });
+
+  it("is drawn by Image as an inline <svg> of the same size and classes, labelled by the alt text", () => {
+    const art = inlineArt("/images/products/aurion.svg");
+    const { container } = render(
+      <>
+        <Image src="/images/products/aurion.svg" alt="AURION dashboard" width={640} height={480} art={art} className="h-auto w-full" />
+        <Image src="/images/products/aurion.svg" alt="" width={640} height={480} art={art} />
+      </>,
+    );
+    const [labelled, decorative] = [...container.querySelectorAll("svg")];
+    expect(container.querySelector("img")).toBeNull();
+    expect(labelled!.getAttribute("role")).toBe("img");
+    expect(labelled!.getAttribute("aria-label")).toBe("AURION dashboard");
+    expect(labelled!.getAttribute("width")).toBe("640");
+    expect(labelled!.getAttribute("class")).toBe("h-auto w-full");
+    expect(labelled!.querySelector("#aurion-bg")).not.toBeNull();
+    expect(decorative!.getAttribute("aria-hidden")).toBe("true");
+    expect(decorative!.hasAttribute("role")).toBe(false);
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { readFileSync } from "node:fs";
+import postcss from "postcss";
+import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen } from "./critical-css.mjs";
+
+describe("markFirstScreen", () => {
+  test("marks the header, main's first element after its links, those marked data-first-screen, and the cookie banner", () => {
+    const html =
+      `<html><body><header class="h"></header><main id="main"><link rel="preload" as="image" href="/a.svg"/>` +
+      `<section class="hero"><div class="inner"></div></section><nav class="tabs" data-first-screen=""></nav><section class="later"></section>` +
+      `</main><div class="c" data-cookie-banner></div></body></html>`;
+    const marked = markFirstScreen(html);
+    expect(marked).toContain(`<header data-beasties-container class="h">`);
+    expect(marked).toContain(`<section data-beasties-container class="hero"><div class="inner">`);
+    expect(marked).toContain(`<nav data-beasties-container class="tabs" data-first-screen="">`);
+    expect(marked).toContain(`<section class="later">`);
+    expect(marked).toContain(`<div data-beasties-container class="c" data-cookie-banner>`);
+  });
+
+  test("is null for a page without <main> (the staff console)", () => {
+    expect(markFirstScreen("<html><body><div id=app></div></body></html>")).toBeNull();
+  });
+});
+
+describe("criticalRules", () => {
+  const css =
+    "@layer properties{@supports (((-webkit-hyphens:none)) and (not (margin-trim:inline))){*,:before,:after{--tw-shadow:0 0 #0000;--tw-unread:0}}}" +
+    "@layer theme{:root{--color-a:red;--color-b:blue;--font:var(--color-a);--spacing:.25rem}}@layer base;" +
+    "@layer utilities{.used{color:var(--font)}.p-2{padding:calc(var(--spacing) * 2)}.f{font-family:var(--font,serif)}.link:hover{color:var(--color-b)}" +
+    ".s{box-shadow:var(--tw-shadow)}.t{transition-property:color;color:var(--color-b)}.w\\/90{background:#fffe6}" +
+    "@supports (color:color-mix(in lab,red,red)){.w\\/90{background:color-mix(in oklab,white 90%,transparent)}}}" +
+    "@media (hover:hover){.x:hover{color:red}}@property --tw-shadow{syntax:\"*\";inherits:false;initial-value:0 0 #0000}";
+  const out = criticalRules(css);
+
+  test("writes the theme's values where they are read, and keeps the layer's place", () => {
+    for (const kept of [".used{color:red}", ".p-2{padding:calc(.25rem * 2)}", ".f{font-family:red}", ".t{color:blue}", "@layer theme;"]) expect(out).toContain(kept);
+    expect(out).not.toContain("--color-a");
+  });
+
+  test("sets Tailwind's own properties on every element instead of registering them", () => {
+    expect(out).toContain("@layer properties{*,:before,:after{--tw-shadow:0 0 #0000}}");
+    expect(out).not.toContain("@property");
+    expect(out).not.toContain("--tw-unread");
+  });
+
+  test("drops action states, transitions, color-mix() variants and the blocks left empty", () => {
+    for (const gone of [":hover", "transition", "color-mix", "@media", "@supports"]) expect(out).not.toContain(gone);
+    expect(out).toContain(".w\\/90{background:#fffe6}");
+  });
+});
+
+describe("criticalCssPages", () => {
+  const root = mkdtempSync(join(tmpdir(), "critical-"));
+  writeFileSync(join(root, "site.css"), ".h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}[data-cookie-consent] [data-cookie-banner]{display:none}");
+  const page = (main) =>
+    `<html><head><script>theme()</script><link rel="stylesheet" href="/site.css"></head><body><header class="h"></header>${main}<footer class="foot"></footer></body></html>`;
+
+  test("inlines the first screen's rules and loads the stylesheet after the first paint, or at once without JavaScript", async () => {
+    const out = await criticalCssPages(root)(page(`<main><section class="hero"></section><section class="later"></section></main>`));
+    const style = out.match(/<style>([\s\S]*?)<\/style>/)[1];
+    expect(style).toContain(".h{color:red}");
+    expect(style).toContain(".hero{margin:0}");
+    expect(style).not.toContain(".later");
+    expect(style).not.toContain(".foot");
+    // The head's consent script marks <html> before the first paint: the banner stays hidden for one who chose.
+    expect(style).toContain("[data-cookie-consent] [data-cookie-banner]{display:none}");
+    expect(style.endsWith(HIDE_DEFERRED)).toBe(true);
+    expect(out).toContain(`<noscript><link rel="stylesheet" href="/site.css"></noscript>`);
+    expect(out.replace(/<noscript>[\s\S]*?<\/noscript>/, "")).not.toContain(`<link rel="stylesheet"`);
+    const script = out.match(/<script>([^<]*)<\/script>/)[1];
+    expect(script.startsWith("theme();")).toBe(true); // joined to the head's script: no hash of its own
+    expect(script).toContain("first-contentful-paint");
+    expect(script).toContain(`"/site.css"`);
+    expect(out).not.toContain("data-beasties-container");
+  });
+
+  test("leaves a page without <main> as it was", async () => {
+    const html = `<html><head><link rel="stylesheet" href="/site.css"></head><body><div id="app"></div></body></html>`;
+    expect(await criticalCssPages(root)(html)).toBe(html);
+  });
+
+  test("hides what follows the first screen until the stylesheet shows it again with the same selector", () => {
+    expect(HIDE_DEFERRED).toBe(`${DEFERRED}{content-visibility:hidden;contain-intrinsic-size:auto 700px}`);
+    const shown = [];
+    const appCss = readFileSync("app/app.css", "utf8"); // vitest runs in web/
+    postcss.parse(appCss).walkDecls("content-visibility", (d) => {
+      if (d.value === "revert-layer") shown.push(d.parent.selectors.map((s) => s.replace(/\s+/g, "")).join(","));
+    });
+    expect(shown).toContain(DEFERRED);
+  });
+});
