@@ -30,6 +30,10 @@ const bobAtProvider = { sub: `bob-work-${suffix}`, email: `bob.work-${suffix}@el
 // Carol signs in through the provider: her account there is hers, not Bob's to link.
 const carol = { sub: `carol-${suffix}`, email: `carol-${suffix}@studio.test`, email_verified: true, password: "carol's password" };
 
+// One studio and one provider for the file's tests, in order: in parallel mode a worker may run
+// beforeAll again for a later test, and the people it adds would then be staff already.
+test.describe.configure({ mode: "serial" });
+
 let studio: Studio;
 let op: OIDCProvider;
 
