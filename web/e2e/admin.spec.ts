@@ -217,6 +217,7 @@ test.describe("two-step sign-in (TOTP)", () => {
     await expect(page.getByTestId("session-level")).toHaveAttribute("data-level", "aal2");
 
     await page.getByRole("button", { name: accountCopy.signOut.here }).click();
+    await expect(page.getByLabel(signInCopy.emailLabel)).toBeVisible(); // signed out before the next visit
     await signIn(page, studio, email, { fromCli: true });
     await passTwoStep(page, secret);
     await expect(inboxHeading(page)).toBeVisible();

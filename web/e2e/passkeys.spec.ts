@@ -8,7 +8,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect, type Browser, type CDPSession, type Page } from "@playwright/test";
-import { inboxCopy, mfaCopy, passkeyCopy, accountCopy } from "../app/content/console";
+import { inboxCopy, mfaCopy, passkeyCopy, accountCopy, signInCopy } from "../app/content/console";
 import { SESSION_STORAGE_KEY } from "../app/admin/client";
 import { signIn, startStudio, type Studio } from "./staff-console";
 
@@ -89,6 +89,7 @@ test.describe("passkeys", () => {
     expect(audit).toContain("factor_verified");
 
     await page.getByRole("button", { name: accountCopy.signOut.here }).click();
+    await expect(page.getByLabel(signInCopy.emailLabel)).toBeVisible(); // signed out before the next visit
     await signIn(page, studio, email, { fromCli: true });
     await expect(page.getByRole("heading", { name: mfaCopy.title })).toBeVisible();
     const before = (await signCounts(authenticator))[0]!;
@@ -117,6 +118,7 @@ test.describe("passkeys", () => {
     await signIn(page, studio, email);
     await addPasskey(page, "Laptop");
     await page.getByRole("button", { name: accountCopy.signOut.here }).click();
+    await expect(page.getByLabel(signInCopy.emailLabel)).toBeVisible(); // signed out before the next visit
     await signIn(page, studio, email, { fromCli: true });
 
     // The console's own request, as supabase-js sends it, is recorded as it goes out.
