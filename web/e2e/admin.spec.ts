@@ -10,6 +10,7 @@ import { test, expect, type Browser, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { accountCopy, consoleShell, inboxCopy, listCopy, messageCopy, signInCopy, subscribersCopy, waitlistCopy } from "../app/content/console";
 import { contactForm } from "../app/content/contact";
+import { hydrated } from "./fixtures";
 import { enrolTotp, mailedSignIn, passTwoStep, signIn, startStudio, type Studio } from "./staff-console";
 
 const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
@@ -260,6 +261,7 @@ test.describe("inbox, waitlist and subscribers", () => {
     // A visitor, in a browser of their own, sends the contact form.
     const visitor = await newPage(browser);
     await visitor.goto(`${studio.base}/contact`);
+    await hydrated(visitor); // the form's island runs: this test is about the inbox, not a form's first moments
     const name = `Live Visitor ${Date.now()}`;
     await visitor.getByRole("textbox", { name: /^Name/ }).fill(name);
     await visitor.getByRole("textbox", { name: /^Email/ }).fill("visitor@example.com");
