@@ -118,37 +118,15 @@ var oauthListCommand = listCommand(
 	},
 )
 
-var oauthRemoveCommand = command{
-	name:    "oauth remove",
-	summary: "remove an OpenID Connect provider and the identities linked to it",
-	description: "studio oauth remove NAME\n\n" +
-		"Removes the provider, the identities linked to it and its sign-ins under way. Staff keep\n" +
+var oauthRemoveCommand = providerRemoveCommand(providerKind{
+	kind: auth.KindOIDC, command: "oauth", key: "a provider name", noun: "OpenID Connect provider named",
+	label: func(p auth.Provider) string { return p.Name },
+},
+	"remove an OpenID Connect provider and the identities linked to it",
+	"studio oauth remove NAME\n\n"+
+		"Removes the provider, the identities linked to it and its sign-ins under way. Staff keep\n"+
 		"their e-mail sign-in and their sessions (studio staff remove ends a person's sessions).",
-	setup: func(fs *flag.FlagSet, env func(string) string) action {
-		cfg := storeFlags(fs, env)
-		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-			name, err := oneArg(fs, stderr, "a provider name")
-			if err != nil {
-				return err
-			}
-			return withStore(ctx, *cfg, func(db *store.DB) error {
-				p, err := db.FindProvider(ctx, name)
-				if errors.Is(err, auth.ErrNotFound) || (err == nil && (p.Kind != auth.KindOIDC || p.Name != name)) {
-					return fmt.Errorf("no OpenID Connect provider named %s (studio oauth list)", name)
-				}
-				if err != nil {
-					return err
-				}
-				audit := auth.AuditEntry{At: time.Now().UTC(), Action: auth.ActionProviderRemoved, IP: "cli", Detail: p.Name}
-				if _, err := db.RemoveProvider(ctx, p.ID, audit); err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "removed provider %s and the identities linked to it\n", p.Name)
-				return nil
-			})
-		}
-	},
-}
+)
 
 // clientSecret is the client secret: read from file (- for stdin) when
 // set, else given (--client-secret), else the environment.

@@ -54,7 +54,7 @@ func TestOAuthCommands(t *testing.T) {
 		{"add an http issuer", "", env, []string{"oauth", "add", "okta", "--data", dir, "--issuer", "http://idp.example.org", "--client-id", "c"}, 1, "want https"},
 		{"add an issuer with no discovery", "", env, []string{"oauth", "add", "okta", "--data", dir, "--issuer", issuer + "/nothing", "--client-id", "c"}, 1, "discovery"},
 		{"list", "", nil, []string{"oauth", "list", "--data", dir, "--format", "json"}, 0, `"allow_domains": [` + "\n" + `      "example.org"`},
-		{"remove", "", nil, []string{"oauth", "remove", "keycloak", "--data", dir}, 0, "removed provider keycloak"},
+		{"remove", "", nil, []string{"oauth", "remove", "keycloak", "--data", dir}, 0, "removed OpenID Connect provider keycloak and the identities linked to it"},
 		{"remove twice", "", nil, []string{"oauth", "remove", "keycloak", "--data", dir}, 1, "no OpenID Connect provider named keycloak"},
 	}
 	for _, s := range steps {

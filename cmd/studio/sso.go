@@ -158,38 +158,61 @@ var ssoListCommand = listCommand(
 	},
 )
 
-var ssoRemoveCommand = command{
-	name:    "sso remove",
-	summary: "remove a SAML identity provider",
-	description: "studio sso remove ID\n\n" +
-		"Removes the SAML identity provider (its id as \"studio sso list\" prints it):\n" +
-		"nobody signs in through it any more, the identities it tied to staff are\n" +
+var ssoRemoveCommand = providerRemoveCommand(providerKind{
+	kind: auth.KindSAML, command: "sso", key: "a provider id", noun: "SAML provider",
+	label: func(p auth.Provider) string { return p.ID + " (" + p.EntityID + ")" },
+},
+	"remove a SAML identity provider",
+	"studio sso remove ID\n\n"+
+		"Removes the SAML identity provider (its id as \"studio sso list\" prints it):\n"+
+		"nobody signs in through it any more, the identities it tied to staff are\n"+
 		"removed (the staff stay), and its entity id and domains may be added again.",
-	setup: func(fs *flag.FlagSet, env func(string) string) action {
-		cfg := storeFlags(fs, env)
-		return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-			id, err := oneArg(fs, stderr, "a provider id")
-			if err != nil {
-				return err
-			}
-			id = strings.TrimPrefix(id, "sso:")
-			return withStore(ctx, *cfg, func(db *store.DB) error {
-				p, err := db.FindProvider(ctx, id)
-				if errors.Is(err, auth.ErrNotFound) || (err == nil && (p.Kind != auth.KindSAML || p.ID != id)) {
-					return fmt.Errorf("no SAML provider %s (studio sso list prints them)", id)
-				}
+)
+
+// providerKind tells the provider commands of one kind apart: an OpenID
+// Connect provider is named by its name, a SAML one by its id ("sso:" and
+// the id, as the client's providerId may be written, works too).
+type providerKind struct {
+	kind, command string
+	key           string // what the one argument is, for the usage error
+	noun          string // how an error names a provider of the kind
+	label         func(auth.Provider) string
+}
+
+// providerRemoveCommand removes one provider of a kind, the identities
+// linked to it and its sign-ins under way; the store frees its name, entity
+// id and domains.
+func providerRemoveCommand(k providerKind, summary, description string) command {
+	return command{
+		name:        k.command + " remove",
+		summary:     summary,
+		description: description,
+		setup: func(fs *flag.FlagSet, env func(string) string) action {
+			cfg := storeFlags(fs, env)
+			return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
+				key, err := oneArg(fs, stderr, k.key)
 				if err != nil {
 					return err
 				}
-				audit := auth.AuditEntry{At: time.Now().UTC(), Action: auth.ActionProviderRemoved, IP: "cli", Detail: p.Name + " " + p.EntityID}
-				if _, err := db.RemoveProvider(ctx, p.ID, audit); err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "removed SAML provider %s (%s)\n", p.ID, p.EntityID)
-				return nil
-			})
-		}
-	},
+				key = strings.TrimPrefix(key, "sso:")
+				return withStore(ctx, *cfg, func(db *store.DB) error {
+					p, err := db.FindProvider(ctx, key)
+					if errors.Is(err, auth.ErrNotFound) || (err == nil && (p.Kind != k.kind || (p.Name != key && p.ID != key))) {
+						return fmt.Errorf("no %s %s (studio %s list prints them)", k.noun, key, k.command)
+					}
+					if err != nil {
+						return err
+					}
+					audit := auth.AuditEntry{At: time.Now().UTC(), Action: auth.ActionProviderRemoved, IP: "cli", Detail: strings.TrimSpace(p.Name + " " + p.EntityID)}
+					if _, err := db.RemoveProvider(ctx, p.ID, audit); err != nil {
+						return err
+					}
+					fmt.Fprintf(stdout, "removed %s and the identities linked to it\n", strings.TrimSuffix(k.noun, " named")+" "+k.label(p))
+					return nil
+				})
+			}
+		},
+	}
 }
 
 // oneArg returns the one positional argument (what names it in the usage

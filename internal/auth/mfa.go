@@ -281,36 +281,26 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Code needs to be non-empty"))
 		return
 	}
-	if !s.allow(w, r, s.limitVerify) {
-		return
-	}
-	refresh, err := NewRefreshToken()
-	if err != nil {
-		s.failed(w, r, "new refresh token", err)
+	amr, codeName := factorAMR(f.FactorType)
+	v, refresh, ok := s.beginFactorVerification(w, r, c, f, p.ChallengeID, amr)
+	if !ok {
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	now := s.cfg.Now()
-	detail := "factor " + f.ID
-	amr, codeName := factorAMR(f.FactorType)
-	sess, u, err := s.store.VerifyFactor(ctx, FactorVerification{
-		UserID: c.user.ID, FactorID: f.ID, ChallengeID: p.ChallengeID, SessionID: c.session.ID, IP: s.cfg.ClientIP(r),
-		Now: now, MaxTries: MaxCodeTries,
-		Check: func(sealed string, lastStep int64) (int64, bool, error) {
-			secret, err := s.cfg.MFAKey.open(sealed, f.ID)
-			if err != nil {
-				return 0, false, err
-			}
-			return totpMatch(secret, p.Code, now, lastStep)
-		},
-		SentCode: sentCodeMatches(p.Code),
-		AMR:      AMREntry{Method: amr, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
-		Audit:      s.callerAudit(r, c, ActionFactorVerified, detail),
-		Failure:    s.callerAudit(r, c, ActionFactorFailed, detail),
-		Locked:     s.callerAudit(r, c, ActionFactorLocked, fmt.Sprintf("%s: %d wrong codes", detail, MaxFactorFailures)),
-		LockedMail: s.lockedMail(c.user, f, s.cfg.ClientIP(r)),
-	})
+	now := v.Now
+	v.MaxTries = MaxCodeTries
+	v.Check = func(sealed string, lastStep int64) (int64, bool, error) {
+		secret, err := s.cfg.MFAKey.open(sealed, f.ID)
+		if err != nil {
+			return 0, false, err
+		}
+		return totpMatch(secret, p.Code, now, lastStep)
+	}
+	v.SentCode = sentCodeMatches(p.Code)
+	v.Locked = s.callerAudit(r, c, ActionFactorLocked, fmt.Sprintf("factor %s: %d wrong codes", f.ID, MaxFactorFailures))
+	v.LockedMail = s.lockedMail(c.user, f, s.cfg.ClientIP(r))
+	sess, u, err := s.store.VerifyFactor(ctx, v)
 	var locked *FactorLockedError
 	if errors.As(err, &locked) {
 		s.countSignIn("mfa_locked_out")
@@ -323,6 +313,30 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		err = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid %s code entered", codeName)
 	}
 	s.answerFactorVerified(w, r, p.ChallengeID, u, sess, refresh, err)
+}
+
+// beginFactorVerification is what a verification of every kind of factor
+// starts with once its body has been read: the rate limit, the new refresh
+// token, and the verification's common part (who, which challenge, from
+// where, when, the amr entry the session gains with method, and its audit
+// entries). ok false: the answer has been written.
+func (s *Service) beginFactorVerification(w http.ResponseWriter, r *http.Request, c caller, f Factor, challengeID, method string) (v FactorVerification, refresh string, ok bool) {
+	if !s.allow(w, r, s.limitVerify) {
+		return v, "", false
+	}
+	refresh, err := NewRefreshToken()
+	if err != nil {
+		s.failed(w, r, "new refresh token", err)
+		return v, "", false
+	}
+	now := s.cfg.Now()
+	detail := "factor " + f.ID
+	return FactorVerification{
+		UserID: c.user.ID, FactorID: f.ID, ChallengeID: challengeID, SessionID: c.session.ID, IP: s.cfg.ClientIP(r),
+		Now: now, AMR: AMREntry{Method: method, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
+		Audit:   s.callerAudit(r, c, ActionFactorVerified, detail),
+		Failure: s.callerAudit(r, c, ActionFactorFailed, detail),
+	}, refresh, true
 }
 
 // answerFactorVerified answers a verification against challengeID: the

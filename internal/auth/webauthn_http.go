@@ -169,30 +169,19 @@ func (s *Service) verifyWebAuthn(w http.ResponseWriter, r *http.Request, c calle
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Invalid credential_response"))
 		return
 	}
-	if !s.allow(w, r, s.limitVerify) {
-		return
-	}
-	refresh, err := NewRefreshToken()
-	if err != nil {
-		s.failed(w, r, "new refresh token", err)
+	v, refresh, ok := s.beginFactorVerification(w, r, c, f, p.ChallengeID, AMRWebAuthn)
+	if !ok {
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	now := s.cfg.Now()
-	detail := "factor " + f.ID
+	v.MaxTries = 1
 	sess, u, err := s.store.VerifyWebAuthnFactor(ctx, WebAuthnVerification{
-		FactorVerification: FactorVerification{
-			UserID: c.user.ID, FactorID: f.ID, ChallengeID: p.ChallengeID, SessionID: c.session.ID, IP: s.cfg.ClientIP(r),
-			Now: now, MaxTries: 1,
-			AMR: AMREntry{Method: AMRWebAuthn, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
-			Audit:   s.callerAudit(r, c, ActionFactorVerified, detail),
-			Failure: s.callerAudit(r, c, ActionFactorFailed, detail),
-		},
+		FactorVerification: v,
 		Check: func(ceremony string, stored *WebAuthnCredential) (*WebAuthnCredential, error) {
-			return rp.finish(c.user, f.ID, p.WebAuthn.Type, parsed, ceremony, stored, now)
+			return rp.finish(c.user, f.ID, p.WebAuthn.Type, parsed, ceremony, stored, v.Now)
 		},
-		Cloned: s.callerAudit(r, c, ActionFactorCloned, detail+": the signature counter did not go up"),
+		Cloned: s.callerAudit(r, c, ActionFactorCloned, "factor "+f.ID+": the signature counter did not go up"),
 	})
 	var refusal *WebAuthnRefusal
 	if errors.As(err, &refusal) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -284,13 +285,8 @@ func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, newUser *auth.U
 	}
 	err = s.write(ctx, "save identity", func(ctx context.Context, tx *sql.Tx) error {
 		if newUser != nil {
-			meta, err := json.Marshal(nonNilMap(newUser.UserMetadata))
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?)`), newUser.ID, newUser.Email, string(meta), s.d.timeArg(newUser.CreatedAt), s.d.timeArg(newUser.UpdatedAt)); err != nil {
-				return err
+			if created, err := s.insertUser(ctx, tx, *newUser); err != nil || !created {
+				return cmp.Or(err, auth.ErrExists) // the address is staff's already
 			}
 		}
 		var owner string
@@ -310,7 +306,7 @@ func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, newUser *auth.U
 		}
 		return s.audit(ctx, tx, audit)
 	})
-	if err != nil && fault.KindOf(err) == fault.Conflict { // another's identity, or the new user's address is staff's already
+	if err != nil && (errors.Is(err, auth.ErrExists) || fault.KindOf(err) == fault.Conflict) { // another's identity, or the new user's address is staff's already
 		return fmt.Errorf("save identity %s: %w", id.Provider, auth.ErrExists)
 	}
 	return err

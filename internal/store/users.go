@@ -16,28 +16,35 @@ import (
 // CreateUser adds a member of staff; auth.ErrExists when the address (or
 // the phone number) is already one's.
 func (s *DB) CreateUser(ctx context.Context, u auth.User, audit auth.AuditEntry) error {
-	meta, err := json.Marshal(nonNilMap(u.UserMetadata))
-	if err != nil {
-		return fmt.Errorf("insert user: %w", err)
-	}
 	var created bool
-	err = s.write(ctx, "insert user", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at, phone)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-			u.ID, u.Email, string(meta), s.d.timeArg(u.CreatedAt), s.d.timeArg(u.UpdatedAt), u.Phone)
-		if err != nil {
+	err := s.write(ctx, "insert user", func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if created, err = s.insertUser(ctx, tx, u); err != nil || !created {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return err
-		}
-		created = true
 		return s.audit(ctx, tx, audit)
 	})
 	if err == nil && !created {
 		return fmt.Errorf("insert user %s: %w", u.Email, auth.ErrExists)
 	}
 	return err
+}
+
+// insertUser adds u in tx; false when the address or the phone number is
+// someone's already.
+func (s *DB) insertUser(ctx context.Context, tx *sql.Tx, u auth.User) (bool, error) {
+	meta, err := json.Marshal(nonNilMap(u.UserMetadata))
+	if err != nil {
+		return false, err
+	}
+	res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_users (id, email, user_metadata, created_at, updated_at, phone)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+		u.ID, u.Email, string(meta), s.d.timeArg(u.CreatedAt), s.d.timeArg(u.UpdatedAt), u.Phone)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 // ListUsers returns every member of staff, by address.

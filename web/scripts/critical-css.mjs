@@ -24,17 +24,20 @@ import { parseDocument } from "htmlparser2";
  * phone reaches past its hero marks the elements it reaches (a resource
  * hub's section tabs and first cards).
  *
- * content-visibility: hidden keeps their content unstyled and unlaid-out
+ * display: none keeps them out of the first paint, unstyled and unlaid-out,
  * until the stylesheet has arrived, so the first style they get is the
- * stylesheet's. (Styled with the critical CSS alone, content that a
- * content-visibility: auto section then skips keeps that style in Chrome
- * until it is scrolled to: wrong colours and visibility for what reads it,
- * such as assistive technology.) app.css gives the same selector
- * content-visibility: revert-layer.
+ * stylesheet's, and they come in as new boxes, which move nothing of the
+ * first screen. (content-visibility: hidden, tried before, left their box
+ * in the first paint, sized and padded by the critical CSS alone; when one
+ * began inside the first viewport, the stylesheet's arrival moved it, a
+ * layout shift, e2e/first-paint.spec.ts. visibility: hidden left stale
+ * critical styles in what content-visibility: auto then skips, seen by
+ * assistive technology.) app.css gives the same selector
+ * display: revert-layer.
  */
 export const DEFERRED =
   "main>:not(link,script,template)~:not([data-first-screen]),main>:not(link,script,template)~astro-island:not([data-first-screen])>*,body>footer";
-export const HIDE_DEFERRED = `${DEFERRED}{content-visibility:hidden;contain-intrinsic-size:auto 700px}`;
+export const HIDE_DEFERRED = `${DEFERRED}{display:none}`;
 
 /** Pseudo-classes of a visitor's action: their rules wait for the stylesheet. */
 const ACTION_STATE = /:(?:hover|focus|focus-visible|focus-within|active|visited|checked|disabled)\b/;
@@ -187,6 +190,30 @@ function withoutUnread(root) {
 }
 
 /**
+ * FirstScreenBeasties matches a rule whose selector starts with :where() or
+ * :is() (Tailwind's space-y-*, divide-y) by what they wrap. Beasties strips
+ * every pseudo-class with its argument before matching a selector, which
+ * leaves nothing of ":where(.space-y-5>:not(:last-child))", so the rule was
+ * never kept and the first screen's spacing changed when the stylesheet
+ * arrived (a layout shift).
+ */
+class FirstScreenBeasties extends Beasties {
+  normalizeCssSelector(sel) {
+    return super.normalizeCssSelector(unwrapLeadingPseudo(sel));
+  }
+}
+
+/** unwrapLeadingPseudo turns ":where(X)Y" and ":is(X)Y" into "XY", as often as they lead. */
+export function unwrapLeadingPseudo(sel) {
+  while (/^:(?:where|is)\(/.test(sel)) {
+    const open = sel.indexOf("(");
+    const close = closingParen(sel, open);
+    sel = sel.slice(open + 1, close) + sel.slice(close + 1);
+  }
+  return sel;
+}
+
+/**
  * criticalCssPages returns a function that turns a page's HTML into the same
  * page with its stylesheets' links replaced by a <style> of its critical CSS
  * (see above) and by the same links in a <noscript>, where they block the
@@ -197,7 +224,7 @@ function withoutUnread(root) {
  * the stylesheets are read. A page without <main> comes back as it was.
  */
 export function criticalCssPages(root) {
-  const beasties = new Beasties({ path: root, preload: false, compress: true, keyframes: "critical", allowRules: ALWAYS, logLevel: "warn" });
+  const beasties = new FirstScreenBeasties({ path: root, preload: false, compress: true, keyframes: "critical", allowRules: ALWAYS, logLevel: "warn" });
   return async (html) => {
     const marked = markFirstScreen(html);
     const links = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)];

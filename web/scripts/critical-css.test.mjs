@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import postcss from "postcss";
-import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen } from "./critical-css.mjs";
+import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen, unwrapLeadingPseudo } from "./critical-css.mjs";
 
 describe("markFirstScreen", () => {
   test("marks the header, main's first element after its links, those marked data-first-screen, and the cookie banner", () => {
@@ -52,9 +52,17 @@ describe("criticalRules", () => {
   });
 });
 
+describe("unwrapLeadingPseudo", () => {
+  test("matches what a leading :where() or :is() wraps", () => {
+    expect(unwrapLeadingPseudo(":where(.space-y-5>:not(:last-child))")).toBe(".space-y-5>:not(:last-child)");
+    expect(unwrapLeadingPseudo(":is(:where(.a) .b)>.c")).toBe(".a .b>.c");
+    expect(unwrapLeadingPseudo(".a:where(.b)")).toBe(".a:where(.b)");
+  });
+});
+
 describe("criticalCssPages", () => {
   const root = mkdtempSync(join(tmpdir(), "critical-"));
-  writeFileSync(join(root, "site.css"), ".h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}[data-cookie-consent] [data-cookie-banner]{display:none}");
+  writeFileSync(join(root, "site.css"), ".h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}:where(.space-y-5>:not(:last-child)){margin-block-end:1.25rem}:where(.space-y-8>:not(:last-child)){margin-block-end:2rem}[data-cookie-consent] [data-cookie-banner]{display:none}");
   const page = (main) =>
     `<html><head><script>theme()</script><link rel="stylesheet" href="/site.css"></head><body><header class="h"></header>${main}<footer class="foot"></footer></body></html>`;
 
@@ -77,16 +85,23 @@ describe("criticalCssPages", () => {
     expect(out).not.toContain("data-beasties-container");
   });
 
+  test("keeps a :where() rule of Tailwind's spacing for the first screen's elements, and only theirs", async () => {
+    const out = await criticalCssPages(root)(page(`<main><section class="hero"><div class="space-y-5"><p></p><p></p></div></section><section class="later"><div class="space-y-8"><p></p><p></p></div></section></main>`));
+    const style = out.match(/<style>([\s\S]*?)<\/style>/)[1];
+    expect(style).toContain(":where(.space-y-5>:not(:last-child)){margin-block-end:1.25rem}");
+    expect(style).not.toContain("space-y-8");
+  });
+
   test("leaves a page without <main> as it was", async () => {
     const html = `<html><head><link rel="stylesheet" href="/site.css"></head><body><div id="app"></div></body></html>`;
     expect(await criticalCssPages(root)(html)).toBe(html);
   });
 
   test("hides what follows the first screen until the stylesheet shows it again with the same selector", () => {
-    expect(HIDE_DEFERRED).toBe(`${DEFERRED}{content-visibility:hidden;contain-intrinsic-size:auto 700px}`);
+    expect(HIDE_DEFERRED).toBe(`${DEFERRED}{display:none}`);
     const shown = [];
     const appCss = readFileSync("app/app.css", "utf8"); // vitest runs in web/
-    postcss.parse(appCss).walkDecls("content-visibility", (d) => {
+    postcss.parse(appCss).walkDecls("display", (d) => {
       if (d.value === "revert-layer") shown.push(d.parent.selectors.map((s) => s.replace(/\s+/g, "")).join(","));
     });
     expect(shown).toContain(DEFERRED);

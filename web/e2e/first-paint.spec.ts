@@ -1,0 +1,46 @@
+import { test, expect } from "./fixtures";
+import { notFoundPaths, productPaths, resourcePaths, routeTable } from "../app/content/site-map";
+
+/**
+ * A public page paints first with its inlined critical CSS; its stylesheet
+ * arrives after that paint (scripts/critical-css.mjs). Nothing of the first
+ * screen may move when it does: every rule the first screen uses must be in
+ * the critical CSS, and nothing the first screen shows may be laid out anew.
+ * Each layout shift Chrome reports from the start of the load until the
+ * stylesheet has been applied fails the test, with what moved.
+ */
+const paths = [...routeTable, ...productPaths(), ...resourcePaths().slice(0, 1), ...notFoundPaths.slice(0, 1)];
+const looks = [
+  { name: "375 px, light", viewport: { width: 375, height: 812 }, theme: "light" },
+  { name: "375 px, dark", viewport: { width: 375, height: 812 }, theme: "dark" },
+  { name: "1280 px, light", viewport: { width: 1280, height: 800 }, theme: "light" },
+];
+
+for (const path of paths) {
+  test(`${path}: nothing moves when the stylesheet arrives after the first paint`, async ({ browser }) => {
+    for (const look of looks) {
+      const context = await browser.newContext({ viewport: look.viewport });
+      const page = await context.newPage();
+      await page.addInitScript((theme) => {
+        localStorage.setItem("cookie-consent", "declined");
+        localStorage.setItem("theme", theme);
+        const shifts: string[] = [];
+        (window as unknown as { __shifts: string[] }).__shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { value: number; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] })[]) {
+            for (const s of e.sources) {
+              const node = s.node instanceof Element ? `<${s.node.tagName.toLowerCase()} class="${s.node.getAttribute("class") ?? ""}">` : String(s.node?.nodeName);
+              shifts.push(`${e.value.toFixed(4)} ${node} y ${s.previousRect.y} → ${s.currentRect.y}, h ${s.previousRect.height} → ${s.currentRect.height}`);
+            }
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      }, look.theme);
+      await page.goto(path);
+      // The stylesheet is added once the first paint has happened; wait until it is applied, then two frames.
+      await expect.poll(() => page.evaluate(() => [...document.styleSheets].some((s) => s.href !== null && s.ownerNode?.parentElement?.tagName !== "NOSCRIPT"))).toBe(true);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts), look.name).toEqual([]);
+      await context.close();
+    }
+  });
+}
