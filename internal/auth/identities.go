@@ -28,13 +28,13 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to unlink an identity"))
 		return
 	}
-	ctx, cancel := withStoreTimeout(r)
-	defer cancel()
-	u, err := s.store.FindUserByID(ctx, c.user.ID)
+	u, err := s.withIdentities(r, c.user)
 	if err != nil {
-		s.failed(w, r, "find user", err)
+		s.failed(w, r, "list identities", err)
 		return
 	}
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
 	if id == emailIdentityID(u.ID) {
 		if len(u.Identities) == 0 {
 			writeError(w, r, newError(http.StatusUnprocessableEntity, codeSingleIdentityNotDeletable, "User must have at least 1 identity after unlinking"))

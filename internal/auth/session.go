@@ -174,12 +174,22 @@ func (s *Service) handleUserGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	u, err := s.store.FindUserByID(r.Context(), c.user.ID) // with the identities the session's read leaves out
+	u, err := s.withIdentities(r, c.user)
 	if err != nil {
-		s.failed(w, r, "find user", err)
+		s.failed(w, r, "list identities", err)
 		return
 	}
 	api.WriteJSON(w, http.StatusOK, toUserJSON(u))
+}
+
+// withIdentities is u, a session's user, with the federated identities
+// that the session's read leaves out.
+func (s *Service) withIdentities(r *http.Request, u User) (User, error) {
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	var err error
+	u.Identities, err = s.store.UserIdentities(ctx, u.ID)
+	return u, err
 }
 
 // handleLogout handles POST /auth/v1/logout?scope=global|local|others: ends

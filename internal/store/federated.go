@@ -241,9 +241,11 @@ func (s *DB) scanIdentity(row scanner) (auth.Identity, error) {
 	return id, err
 }
 
+const userIdentitiesQuery = `SELECT ` + identityColumns + ` FROM auth_identities WHERE user_id = ? ORDER BY created_at, id`
+
 // userIdentities returns the federated identities of userID, oldest first.
 func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]auth.Identity, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT `+identityColumns+` FROM auth_identities WHERE user_id = ? ORDER BY created_at, id`), userID)
+	rows, err := q.QueryContext(ctx, s.d.rebind(userIdentitiesQuery), userID)
 	if err != nil {
 		return nil, err
 	}
@@ -257,6 +259,17 @@ func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]au
 		out = append(out, id)
 	}
 	return out, rows.Err()
+}
+
+// UserIdentities implements auth.FederatedStore.
+func (s *DB) UserIdentities(ctx context.Context, userID string) ([]auth.Identity, error) {
+	var out []auth.Identity
+	err := s.query(ctx, "list identities", userIdentitiesQuery, []any{userID}, func(rows *sql.Rows) error {
+		id, err := s.scanIdentity(rows)
+		out = append(out, id)
+		return err
+	})
+	return out, err
 }
 
 // FindIdentity implements auth.FederatedStore.

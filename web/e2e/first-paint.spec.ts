@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { notFoundPaths, productPaths, resourcePaths, routeTable } from "../app/content/site-map";
+import { formOutcomePaths, notFoundPaths, productPaths, resourcePaths, routeTable } from "../app/content/site-map";
 
 /**
  * A public page paints first with its inlined critical CSS; its stylesheet
@@ -7,9 +7,13 @@ import { notFoundPaths, productPaths, resourcePaths, routeTable } from "../app/c
  * screen may move when it does: every rule the first screen uses must be in
  * the critical CSS, and nothing the first screen shows may be laid out anew.
  * Each layout shift Chrome reports from the start of the load until the
- * stylesheet has been applied fails the test, with what moved.
+ * stylesheet has been applied fails the test, with what moved. And the
+ * largest paint must be of the first screen (the header, main's first
+ * element, what is marked data-first-screen), painted with the first paint,
+ * not something the stylesheet brings in later, such as the footer of a
+ * short page.
  */
-const paths = [...routeTable, ...productPaths(), ...resourcePaths().slice(0, 1), ...notFoundPaths.slice(0, 1)];
+const paths = [...routeTable, ...productPaths(), ...resourcePaths().slice(0, 1), ...notFoundPaths, ...formOutcomePaths()];
 const looks = [
   { name: "375 px, light", viewport: { width: 375, height: 812 }, theme: "light" },
   { name: "375 px, dark", viewport: { width: 375, height: 812 }, theme: "dark" },
@@ -34,12 +38,24 @@ for (const path of paths) {
             }
           }
         }).observe({ type: "layout-shift", buffered: true });
+        const w = window as unknown as { __largest?: Element | null };
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { element: Element | null })[]) w.__largest = e.element;
+        }).observe({ type: "largest-contentful-paint", buffered: true });
       }, look.theme);
       await page.goto(path);
       // The stylesheet is added once the first paint has happened; wait until it is applied, then two frames.
       await expect.poll(() => page.evaluate(() => [...document.styleSheets].some((s) => s.href !== null && s.ownerNode?.parentElement?.tagName !== "NOSCRIPT"))).toBe(true);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       expect(await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts), look.name).toEqual([]);
+      const largest = await page.evaluate(() => {
+        const el = (window as unknown as { __largest?: Element | null }).__largest;
+        if (!el) return "no largest paint";
+        const first = [...document.querySelectorAll("main > *")].find((n) => !["LINK", "SCRIPT", "TEMPLATE"].includes(n.tagName));
+        const inFirstScreen = first?.contains(el) || el.closest("header, main > [data-first-screen], main > astro-island[data-first-screen], footer[data-first-screen]");
+        return inFirstScreen ? "of the first screen" : `after the first screen: <${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">`;
+      });
+      expect(largest, `${look.name}: the largest paint`).toBe("of the first screen");
       await context.close();
     }
   });

@@ -22,7 +22,9 @@ import { parseDocument } from "htmlparser2";
  * data-first-screen, the root elements of such an island (an astro-island
  * has no box of its own), and the footer. A page whose first screen on a
  * phone reaches past its hero marks the elements it reaches (a resource
- * hub's section tabs and first cards).
+ * hub's section tabs and first cards); a page too short to fill a screen
+ * (the not-found pages, a form's outcome) marks its footer, which would
+ * otherwise be its largest paint, a moment after the first.
  *
  * display: none keeps them out of the first paint, unstyled and unlaid-out,
  * until the stylesheet has arrived, so the first style they get is the
@@ -36,7 +38,7 @@ import { parseDocument } from "htmlparser2";
  * display: revert-layer.
  */
 export const DEFERRED =
-  "main>:not(link,script,template)~:not([data-first-screen]),main>:not(link,script,template)~astro-island:not([data-first-screen])>*,body>footer";
+  "main>:not(link,script,template)~:not([data-first-screen]),main>:not(link,script,template)~astro-island:not([data-first-screen])>*,body>footer:not([data-first-screen])";
 export const HIDE_DEFERRED = `${DEFERRED}{display:none}`;
 
 /** Pseudo-classes of a visitor's action: their rules wait for the stylesheet. */
@@ -58,8 +60,8 @@ const CONTAINER = "data-beasties-container";
 /**
  * markFirstScreen marks the elements whose rules are critical: the header,
  * main's first element that is not a <link>, <script> or <template> and those
- * marked data-first-screen (what DEFERRED leaves visible), and the cookie
- * banner. It returns null
+ * marked data-first-screen, a footer so marked (what DEFERRED leaves
+ * visible), and the cookie banner. It returns null
  * for a page without <main> (the staff console, which its script renders).
  */
 export function markFirstScreen(html) {
@@ -79,6 +81,7 @@ export function markFirstScreen(html) {
     find(doc.children, (n) => n.name === "header"),
     main.children.find((n) => n.type === "tag" && !["link", "script", "template"].includes(n.name)),
     ...main.children.filter((n) => n.type === "tag" && "data-first-screen" in n.attribs),
+    find(doc.children, (n) => n.name === "footer" && "data-first-screen" in n.attribs),
     find(doc.children, (n) => n.attribs && "data-cookie-banner" in n.attribs),
   ].filter(Boolean);
   // From the last to the first, so that each insertion leaves the earlier offsets as they were.
@@ -88,6 +91,19 @@ export function markFirstScreen(html) {
     out = `${out.slice(0, at)} ${CONTAINER}${out.slice(at)}`;
   }
   return out;
+}
+
+/**
+ * frameClasses are the classes of the page's <body> and <main>, which lay
+ * out everything (Layout.astro: a column at least a screen high whose main
+ * grows, so that a short page's footer sits at the bottom): their rules are
+ * critical, though neither element is a container (that would take in every
+ * rule of the page).
+ */
+export function frameClasses(html) {
+  const classes = [];
+  for (const [, cls] of html.matchAll(/<(?:body|main)\b[^>]*?\sclass="([^"]*)"/g)) classes.push(...cls.split(/\s+/).filter(Boolean));
+  return classes;
 }
 
 /**
@@ -224,11 +240,12 @@ export function unwrapLeadingPseudo(sel) {
  * the stylesheets are read. A page without <main> comes back as it was.
  */
 export function criticalCssPages(root) {
-  const beasties = new FirstScreenBeasties({ path: root, preload: false, compress: true, keyframes: "critical", allowRules: ALWAYS, logLevel: "warn" });
   return async (html) => {
     const marked = markFirstScreen(html);
     const links = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)];
     if (!marked || links.length === 0) return html;
+    const allowRules = [...ALWAYS, ...frameClasses(html).map((c) => `.${c.replace(/[^\w-]/g, "\\$&")}`)];
+    const beasties = new FirstScreenBeasties({ path: root, preload: false, compress: true, keyframes: "critical", allowRules, logLevel: "warn" });
     const processed = await beasties.process(marked);
     const css = processed.match(/<style>([\s\S]*?)<\/style>/)?.[1];
     if (css === undefined) throw new Error("beasties inlined no CSS");

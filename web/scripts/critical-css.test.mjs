@@ -4,19 +4,20 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import postcss from "postcss";
-import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen, unwrapLeadingPseudo } from "./critical-css.mjs";
+import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen, frameClasses, unwrapLeadingPseudo } from "./critical-css.mjs";
 
 describe("markFirstScreen", () => {
-  test("marks the header, main's first element after its links, those marked data-first-screen, and the cookie banner", () => {
+  test("marks the header, main's first element after its links, those marked data-first-screen, a footer so marked, and the cookie banner", () => {
     const html =
       `<html><body><header class="h"></header><main id="main"><link rel="preload" as="image" href="/a.svg"/>` +
       `<section class="hero"><div class="inner"></div></section><nav class="tabs" data-first-screen=""></nav><section class="later"></section>` +
-      `</main><div class="c" data-cookie-banner></div></body></html>`;
+      `</main><footer class="f" data-first-screen=""></footer><div class="c" data-cookie-banner></div></body></html>`;
     const marked = markFirstScreen(html);
     expect(marked).toContain(`<header data-beasties-container class="h">`);
     expect(marked).toContain(`<section data-beasties-container class="hero"><div class="inner">`);
     expect(marked).toContain(`<nav data-beasties-container class="tabs" data-first-screen="">`);
     expect(marked).toContain(`<section class="later">`);
+    expect(marked).toContain(`<footer data-beasties-container class="f" data-first-screen="">`);
     expect(marked).toContain(`<div data-beasties-container class="c" data-cookie-banner>`);
   });
 
@@ -52,6 +53,12 @@ describe("criticalRules", () => {
   });
 });
 
+describe("frameClasses", () => {
+  test("are the classes of <body> and <main>", () => {
+    expect(frameClasses(`<html><body class="flex min-h-dvh"><main id="main" class="flex-1 focus:outline-none"><div class="x"></div></main></body></html>`)).toEqual(["flex", "min-h-dvh", "flex-1", "focus:outline-none"]);
+  });
+});
+
 describe("unwrapLeadingPseudo", () => {
   test("matches what a leading :where() or :is() wraps", () => {
     expect(unwrapLeadingPseudo(":where(.space-y-5>:not(:last-child))")).toBe(".space-y-5>:not(:last-child)");
@@ -62,7 +69,7 @@ describe("unwrapLeadingPseudo", () => {
 
 describe("criticalCssPages", () => {
   const root = mkdtempSync(join(tmpdir(), "critical-"));
-  writeFileSync(join(root, "site.css"), ".h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}:where(.space-y-5>:not(:last-child)){margin-block-end:1.25rem}:where(.space-y-8>:not(:last-child)){margin-block-end:2rem}[data-cookie-consent] [data-cookie-banner]{display:none}");
+  writeFileSync(join(root, "site.css"), ".grow{flex-grow:1}.h{color:red}.hero{margin:0}.later{padding:0}.foot{color:blue}:where(.space-y-5>:not(:last-child)){margin-block-end:1.25rem}:where(.space-y-8>:not(:last-child)){margin-block-end:2rem}[data-cookie-consent] [data-cookie-banner]{display:none}");
   const page = (main) =>
     `<html><head><script>theme()</script><link rel="stylesheet" href="/site.css"></head><body><header class="h"></header>${main}<footer class="foot"></footer></body></html>`;
 
@@ -83,6 +90,13 @@ describe("criticalCssPages", () => {
     expect(script).toContain("first-contentful-paint");
     expect(script).toContain(`"/site.css"`);
     expect(out).not.toContain("data-beasties-container");
+  });
+
+  test("keeps the rules of <main>'s own classes, though not those of its later content", async () => {
+    const out = await criticalCssPages(root)(page(`<main class="grow"><section class="hero"></section><section class="later"></section></main>`));
+    const style = out.match(/<style>([\s\S]*?)<\/style>/)[1];
+    expect(style).toContain(".grow{flex-grow:1}");
+    expect(style).not.toContain(".later");
   });
 
   test("keeps a :where() rule of Tailwind's spacing for the first screen's elements, and only theirs", async () => {

@@ -6,10 +6,12 @@ import { Logo } from "~/components/logo";
  * SiteFooter is static HTML; the copyright line and the theme choice are
  * islands passed in by the layout. The theme choice needs a script: without
  * JavaScript it is not shown (noscript:hidden, @media (scripting: none)).
+ * firstScreen: the page is too short to fill a screen, and the footer is
+ * part of its first paint (scripts/critical-css.mjs).
  */
-export function SiteFooter({ copyright, themeChoice }: { copyright?: ReactNode; themeChoice?: ReactNode }) {
+export function SiteFooter({ copyright, themeChoice, firstScreen }: { copyright?: ReactNode; themeChoice?: ReactNode; firstScreen?: boolean }) {
   return (
-    <footer className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
+    <footer data-first-screen={firstScreen ? "" : undefined} className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
       <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 lg:px-8">
         <div className="grid gap-10 md:grid-cols-[1.5fr_repeat(3,1fr)]">
           <div>
