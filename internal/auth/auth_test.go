@@ -7,11 +7,15 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -868,5 +872,62 @@ func TestKeyRotation(t *testing.T) {
 	_, removed, err = auth.RotateKeys(context.Background(), f.db, f.secrets, f.clock.Now(), time.Hour)
 	if err != nil || len(removed) != 1 || removed[0] != oldKid {
 		t.Errorf("second rotation removed %v, %v; want the old key", removed, err)
+	}
+}
+
+// TestOnlyHashesStored: once a sign-in mail has been sent, no row of the
+// store holds its code or its link's token, only their hashes: every value
+// of every table is read back.
+func TestOnlyHashesStored(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, storetest.Engine{Name: "sqlite", NewConfig: func(testing.TB) store.Config { return store.Config{DataDir: dir} }})
+	code, tokenHash := f.askCode(adaEmail) // and sent
+	raw, err := sql.Open("sqlite", filepath.Join(dir, store.SQLiteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	tables, err := raw.Query(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for tables.Next() {
+		var name string
+		_ = tables.Scan(&name)
+		names = append(names, name)
+	}
+	tables.Close()
+	seen := 0
+	for _, table := range names {
+		rows, err := raw.Query(`SELECT * FROM "` + table + `"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			values := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range values {
+				ptrs[i] = &values[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range values {
+				text := fmt.Sprint(v)
+				if b, ok := v.([]byte); ok {
+					text = string(b)
+				}
+				seen++
+				if strings.Contains(text, tokenHash) || strings.Contains(text, "\n    "+code) || text == code || strings.Contains(text, "\n    "+code+"\n") {
+					t.Errorf("%s.%s holds the mail's code or link token in clear: %.80q", table, cols[i], text)
+				}
+			}
+		}
+		rows.Close()
+	}
+	if seen == 0 {
+		t.Fatal("read no value from the store")
 	}
 }

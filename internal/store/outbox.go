@@ -67,10 +67,13 @@ func (s *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration
 	return claimed, nil
 }
 
-// MarkEmailSent records that the e-mail was delivered at.
+// MarkEmailSent records that the e-mail was delivered at, and erases its
+// body: a sign-in mail's code and link are then kept only as hashes (in
+// auth_one_time_codes), and a notification's copy of a message only where
+// the message is.
 func (s *DB) MarkEmailSent(ctx context.Context, id int64, at time.Time) error {
 	return s.write(ctx, "mark e-mail sent", func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?`),
+		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET sent_at = ?, last_error = NULL, body = '' WHERE id = ?`),
 			s.d.timeArg(at), id)
 		return err
 	})
