@@ -65,7 +65,43 @@ const CONTAINER = "data-beasties-container";
  * for a page without <main> (the staff console, which its script renders).
  */
 export function markFirstScreen(html) {
-  const doc = parseDocument(html, { withStartIndices: true });
+  const found = firstScreen(html);
+  if (!found) return null;
+  // From the last to the first, so that each insertion leaves the earlier offsets as they were.
+  let out = html;
+  for (const n of found.marked.sort((a, b) => b.startIndex - a.startIndex)) {
+    const at = n.startIndex + 1 + n.name.length;
+    out = `${out.slice(0, at)} ${CONTAINER}${out.slice(at)}`;
+  }
+  return out;
+}
+
+/**
+ * FIRST_SCREEN_END is the id of an empty <template> placed right after the
+ * first screen's last element (withFirstScreenEnd): the page's
+ * <link rel="expect" blocking="render"> names it, so that the first paint
+ * waits until the whole first screen is parsed, not only the header (on a
+ * slow phone the parser may yield inside the hero, whose text would then
+ * paint in a second frame, after the first paint: the largest paint late).
+ */
+export const FIRST_SCREEN_END = "first-screen-end";
+
+/** withFirstScreenEnd places the FIRST_SCREEN_END marker and points the head's rel=expect link at it. */
+export function withFirstScreenEnd(html) {
+  const found = firstScreen(html);
+  const expect = /<link rel="expect" href="#[^"]*" blocking="render">/;
+  if (!found || !expect.test(html)) return html;
+  const last = found.marked.filter((n) => n.name !== "header" && !("data-cookie-banner" in n.attribs)).sort((a, b) => b.endIndex - a.endIndex)[0];
+  const at = last.endIndex + 1;
+  return `${html.slice(0, at)}<template id="${FIRST_SCREEN_END}"></template>${html.slice(at)}`.replace(
+    expect,
+    `<link rel="expect" href="#${FIRST_SCREEN_END}" blocking="render">`,
+  );
+}
+
+/** firstScreen finds what markFirstScreen marks; null for a page without <main>. */
+function firstScreen(html) {
+  const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
   const find = (nodes, test) => {
     for (const n of nodes) {
       if (n.type !== "tag" && n.type !== "script" && n.type !== "style") continue;
@@ -84,13 +120,7 @@ export function markFirstScreen(html) {
     find(doc.children, (n) => n.name === "footer" && "data-first-screen" in n.attribs),
     find(doc.children, (n) => n.attribs && "data-cookie-banner" in n.attribs),
   ].filter(Boolean);
-  // From the last to the first, so that each insertion leaves the earlier offsets as they were.
-  let out = html;
-  for (const n of marked.sort((a, b) => b.startIndex - a.startIndex)) {
-    const at = n.startIndex + 1 + n.name.length;
-    out = `${out.slice(0, at)} ${CONTAINER}${out.slice(at)}`;
-  }
-  return out;
+  return { marked };
 }
 
 /**
@@ -240,10 +270,11 @@ export function unwrapLeadingPseudo(sel) {
  * the stylesheets are read. A page without <main> comes back as it was.
  */
 export function criticalCssPages(root) {
-  return async (html) => {
+  return async (page) => {
+    const html = withFirstScreenEnd(page);
     const marked = markFirstScreen(html);
     const links = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)];
-    if (!marked || links.length === 0) return html;
+    if (!marked || links.length === 0) return page;
     const allowRules = [...ALWAYS, ...frameClasses(html).map((c) => `.${c.replace(/[^\w-]/g, "\\$&")}`)];
     const beasties = new FirstScreenBeasties({ path: root, preload: false, compress: true, keyframes: "critical", allowRules, logLevel: "warn" });
     const processed = await beasties.process(marked);

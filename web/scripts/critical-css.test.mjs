@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import postcss from "postcss";
-import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen, frameClasses, unwrapLeadingPseudo } from "./critical-css.mjs";
+import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen, frameClasses, unwrapLeadingPseudo, withFirstScreenEnd } from "./critical-css.mjs";
 
 describe("markFirstScreen", () => {
   test("marks the header, main's first element after its links, those marked data-first-screen, a footer so marked, and the cookie banner", () => {
@@ -50,6 +50,25 @@ describe("criticalRules", () => {
   test("drops action states, transitions, color-mix() variants and the blocks left empty", () => {
     for (const gone of [":hover", "transition", "color-mix", "@media", "@supports"]) expect(out).not.toContain(gone);
     expect(out).toContain(".w\\/90{background:#fffe6}");
+  });
+});
+
+describe("withFirstScreenEnd", () => {
+  const head = `<html><head><link rel="expect" href="#main" blocking="render"></head><body><header></header>`;
+  test("marks the end of the first screen and makes the first paint wait for it", () => {
+    const out = withFirstScreenEnd(`${head}<main id="main"><section class="hero"><p>x</p></section><nav data-first-screen=""></nav><section class="later"></section></main><footer></footer></body></html>`);
+    expect(out).toContain(`<link rel="expect" href="#first-screen-end" blocking="render">`);
+    expect(out).toContain(`<nav data-first-screen=""></nav><template id="first-screen-end"></template><section class="later">`);
+  });
+
+  test("puts the end after a short page's footer", () => {
+    const out = withFirstScreenEnd(`${head}<main id="main"><section class="hero"></section></main><footer data-first-screen=""></footer><div data-cookie-banner></div></body></html>`);
+    expect(out).toContain(`<footer data-first-screen=""></footer><template id="first-screen-end"></template><div data-cookie-banner>`);
+  });
+
+  test("leaves a page without a render-blocking rel=expect link as it was", () => {
+    const html = `<html><head></head><body><main><section></section></main></body></html>`;
+    expect(withFirstScreenEnd(html)).toBe(html);
   });
 });
 
