@@ -83,6 +83,8 @@ test.describe("/products/aurion (live mode)", () => {
     await expect(page.getByRole("link", { name: "Learn More" })).toHaveAttribute("href", "#features");
     // No picture is fetched before the first paint: the text is the largest paint on a phone.
     await expect(page.locator('main img[loading="eager"]')).toHaveCount(0);
+    // The product's picture, in the first screen beside the text, stays low priority (Chrome raises a seen one to high).
+    await expect(page.getByRole("img", { name: /^AURION assistant dashboard/ })).toHaveAttribute("fetchpriority", "low");
   });
 
   test("'Key Features' (6) and 'What Our Users Say' (3, five stars)", async ({ page }) => {

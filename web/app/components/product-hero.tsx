@@ -50,6 +50,7 @@ export function ProductHero({
           width={640}
           height={480}
           art={art}
+          lowPriority
           className="h-auto w-full rounded-2xl shadow-2xl ring-1 ring-slate-900/5 dark:ring-white/10"
         />
       </div>

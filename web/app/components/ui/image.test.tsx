@@ -18,6 +18,15 @@ describe("Image", () => {
     expect(lazy!.getAttribute("height")).toBe("300");
     expect(lazy!.getAttribute("loading")).toBe("lazy");
     expect(eager!.getAttribute("loading")).toBe("eager");
+    expect(eager!.getAttribute("fetchpriority")).toBe("high");
+    expect(lazy!.getAttribute("fetchpriority")).toBeNull();
+  });
+
+  it("with lowPriority, is lazy and asks for low priority", () => {
+    render(<Image src="/a.svg" alt="Dashboard" width={640} height={480} lowPriority />);
+    const img = screen.getByRole("img");
+    expect(img.getAttribute("loading")).toBe("lazy");
+    expect(img.getAttribute("fetchpriority")).toBe("low");
   });
 
   it("swaps to the keyword fallback, then to the last resort, then stops", () => {

@@ -11,6 +11,12 @@ export type ImageProps = {
   /** Above the fold: load at once with high priority. Otherwise lazy. */
   priority?: boolean;
   /**
+   * In the first screen beside its text, which is the largest paint: lazy,
+   * and with low priority even once it is seen in the viewport (where Chrome
+   * would raise it to high), so that it waits for what the paint needs.
+   */
+  lowPriority?: boolean;
+  /**
    * The picture drawn inline instead (lib/inline-art.ts), for the art of a
    * page's first screen: it paints with the text, with no request.
    */
@@ -30,7 +36,7 @@ export type ImageProps = {
  * with the same size, classes and text alternative (none when alt is empty),
  * covering its box as the site's pictures do (object-cover).
  */
-export function Image({ src, alt, width, height, priority = false, art, fallback, className }: ImageProps) {
+export function Image({ src, alt, width, height, priority = false, lowPriority = false, art, fallback, className }: ImageProps) {
   if (art) {
     const label = alt ? { role: "img", "aria-label": alt } : { "aria-hidden": true };
     // slice: the picture covers its box, as an <img> with object-cover does.
@@ -53,7 +59,7 @@ export function Image({ src, alt, width, height, priority = false, art, fallback
       width={width}
       height={height}
       loading={priority ? "eager" : "lazy"}
-      fetchPriority={priority ? "high" : undefined}
+      fetchPriority={priority ? "high" : lowPriority ? "low" : undefined}
       decoding="async"
       data-fallback={fallback ?? chooseFallback(alt, src)}
       className={className}
