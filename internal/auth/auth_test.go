@@ -920,7 +920,7 @@ func TestOnlyHashesStored(t *testing.T) {
 					text = string(b)
 				}
 				seen++
-				if strings.Contains(text, tokenHash) || strings.Contains(text, "\n    "+code) || text == code || strings.Contains(text, "\n    "+code+"\n") {
+				if strings.Contains(text, tokenHash) || strings.Contains(text, "\n    "+code) || text == code {
 					t.Errorf("%s.%s holds the mail's code or link token in clear: %.80q", table, cols[i], text)
 				}
 			}
