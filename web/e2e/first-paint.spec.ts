@@ -43,10 +43,43 @@ for (const path of paths) {
           for (const e of list.getEntries() as (PerformanceEntry & { element: Element | null })[]) w.__largest = e.element;
         }).observe({ type: "largest-contentful-paint", buffered: true });
       }, look.theme);
-      await page.goto(path);
-      // The stylesheet is added once the first paint has happened; wait until it is applied, then two frames.
+      // The stylesheet is held until what the first paint laid out has been measured: whether a frame
+      // paints before it arrives is a matter of timing, so the layout-shift entries alone would catch a
+      // fault only sometimes. Every element with a box in the first viewport must keep its place.
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      let requested = () => {};
+      const asked = new Promise<void>((r) => (requested = r));
+      await context.route(/\.css(\?|$)/, async (route) => {
+        requested();
+        await held;
+        await route.continue();
+      });
+      await page.goto(path, { waitUntil: "commit" });
+      await asked;
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      // Each element with a box in the first viewport, and where it is (kept in the page, by element).
+      await page.evaluate(() => {
+        const places = new Map<Element, { x: number; y: number }>();
+        for (const el of document.body.querySelectorAll("*")) {
+          const r = el.getClientRects()[0];
+          if (r && r.top < innerHeight && r.bottom > 0 && r.left < innerWidth && r.right > 0) places.set(el, { x: Math.round(r.x), y: Math.round(r.y) });
+        }
+        (window as unknown as { __places: typeof places }).__places = places;
+      });
+      release();
+      // Wait until the stylesheet is applied, then two frames.
       await expect.poll(() => page.evaluate(() => [...document.styleSheets].some((s) => s.href !== null && s.ownerNode?.parentElement?.tagName !== "NOSCRIPT"))).toBe(true);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const moved = await page.evaluate(() =>
+        [...(window as unknown as { __places: Map<Element, { x: number; y: number }> }).__places].flatMap(([el, b]) => {
+          const r = el.getClientRects()[0];
+          const a = r && { x: Math.round(r.x), y: Math.round(r.y) };
+          const what = `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">`;
+          return !a || a.x !== b.x || a.y !== b.y ? [`${what} (${b.x}, ${b.y}) → ${a ? `(${a.x}, ${a.y})` : "no box"}`] : [];
+        }),
+      );
+      expect(moved, `${look.name}: what moved when the stylesheet arrived`).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts), look.name).toEqual([]);
       const largest = await page.evaluate(() => {
         const el = (window as unknown as { __largest?: Element | null }).__largest;

@@ -24,7 +24,10 @@ import { parseDocument } from "htmlparser2";
  * phone reaches past its hero marks the elements it reaches (a resource
  * hub's section tabs and first cards); a page too short to fill a screen
  * (the not-found pages, a form's outcome) marks its footer, which would
- * otherwise be its largest paint, a moment after the first.
+ * otherwise be its largest paint, a moment after the first. And the islands
+ * after the footer other than the cookie banner: the toaster's empty region,
+ * which the stylesheet fixes to a corner of the screen, would otherwise sit in
+ * the page's flow until then, and move when it came.
  *
  * display: none keeps them out of the first paint, unstyled and unlaid-out,
  * until the stylesheet has arrived, so the first style they get is the
@@ -38,7 +41,7 @@ import { parseDocument } from "htmlparser2";
  * display: revert-layer.
  */
 export const DEFERRED =
-  "main>:not(link,script,template)~:not([data-first-screen]),main>:not(link,script,template)~astro-island:not([data-first-screen])>*,body>footer:not([data-first-screen])";
+  "main>:not(link,script,template)~:not([data-first-screen]),main>:not(link,script,template)~astro-island:not([data-first-screen])>*,body>footer:not([data-first-screen]),body>astro-island>:not([data-cookie-banner])";
 export const HIDE_DEFERRED = `${DEFERRED}{display:none}`;
 
 /** Pseudo-classes of a visitor's action: their rules wait for the stylesheet. */

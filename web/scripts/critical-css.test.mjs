@@ -130,6 +130,15 @@ describe("criticalCssPages", () => {
     expect(await criticalCssPages(root)(html)).toBe(html);
   });
 
+  test("hides what follows the first screen, the footer and the islands after it but the cookie banner", () => {
+    document.body.innerHTML =
+      `<header id="header"></header><main><link rel="preload"><section id="hero"></section><nav id="tabs" data-first-screen=""></nav><section id="later"></section>` +
+      `<astro-island id="island"><div id="later-island"></div></astro-island></main><footer id="footer"></footer>` +
+      `<astro-island><section id="banner" data-cookie-banner=""></section></astro-island><astro-island><section id="toaster"></section></astro-island>`;
+    const hidden = [...document.querySelectorAll(DEFERRED)].map((el) => el.id);
+    expect(hidden).toEqual(["later", "island", "later-island", "footer", "toaster"]);
+  });
+
   test("hides what follows the first screen until the stylesheet shows it again with the same selector", () => {
     expect(HIDE_DEFERRED).toBe(`${DEFERRED}{display:none}`);
     const shown = [];
