@@ -94,6 +94,9 @@ type FederatedStore interface {
 	// provider of the SSO domain; ErrNotFound for none.
 	FindProvider(ctx context.Context, nameOrID string) (Provider, error)
 	FindSSOProviderByDomain(ctx context.Context, domain string) (Provider, error)
+	// UpdateProviderConfig replaces the settings of the provider id (SAML
+	// metadata fetched again); ErrNotFound for none.
+	UpdateProviderConfig(ctx context.Context, id string, config json.RawMessage) error
 	// RemoveProvider removes the provider and its identities (its entity id
 	// and domains are free again); ErrNotFound for none.
 	RemoveProvider(ctx context.Context, id string, audit AuditEntry) (Provider, error)

@@ -171,11 +171,18 @@ func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 	s.finishFlow(w, r, flow, u, MethodOAuth, nil)
 }
 
-// providerSignIn trades the code of the callback's params for the
-// provider's ID token, checks it and its nonce against flow, and returns
+// providerSignIn checks the issuer of the callback's params, trades their
+// code for the provider's ID token, checks it and its nonce against flow, and returns
 // the member of staff it signs in (or links to flow.LinkUserID), or why
 // not.
 func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Values) (User, *federatedRefusal) {
+	c, e := s.oidcProvider(r.Context(), flow.Provider)
+	if e != nil {
+		return User{}, &federatedRefusal{reason: "provider unavailable", e: e}
+	}
+	if refusal := c.responseIssuerRefusal(params); refusal != nil {
+		return User{}, refusal
+	}
 	if refusal := params.Get("error"); refusal != "" {
 		why := params.Get("error_description")
 		if why == "" {
@@ -187,10 +194,6 @@ func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Val
 	code := params.Get("code")
 	if code == "" {
 		return User{}, &federatedRefusal{reason: "no code", e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")}
-	}
-	c, e := s.oidcProvider(r.Context(), flow.Provider)
-	if e != nil {
-		return User{}, &federatedRefusal{reason: "provider unavailable", e: e}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), providerTimeout)
 	defer cancel()

@@ -171,6 +171,40 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 		})
 	}
 
+	// RFC 9207: a response carried here from another provider (a mix-up)
+	// names that provider as its iss.
+	t.Run("response from another issuer", func(t *testing.T) {
+		to := f.callback(idp.grant(start(""), f.clock.Now(), "ada-at-acme", adaEmail, nil, nil) + "&iss=" + url.QueryEscape("https://evil.test"))
+		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_callback" || v.Get("access_token") != "" ||
+			v.Get("error_description") != "OAuth callback from an issuer other than the provider acme" {
+			t.Errorf("back at %s", to)
+		}
+		if got, want := f.lastLoginFailure(), "oidc acme: response issuer"; got != want {
+			t.Errorf("audit login_failed %q, want %q", got, want)
+		}
+	})
+
+	t.Run("response naming its issuer", func(t *testing.T) {
+		sessionOf(t, f.callback(idp.grant(start(""), f.clock.Now(), "ada-at-acme", adaEmail, nil, nil)+"&iss="+url.QueryEscape(idp.issuer())))
+	})
+
+	t.Run("provider that always names itself", func(t *testing.T) {
+		named := newFakeIdP(t)
+		named.issParam = true
+		f.addProvider(named, "named", nil, "example.org")
+		begin := func() *url.URL {
+			return location(t, f.do("GET", "/auth/v1/authorize?provider=named&redirect_to="+url.QueryEscape(origin+"/admin/next"), ""))
+		}
+		to := f.callback(named.grant(begin(), f.clock.Now(), "ada-at-named", adaEmail, nil, nil))
+		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_callback" || v.Get("access_token") != "" {
+			t.Errorf("without iss: back at %s", to)
+		}
+		if got, want := f.lastLoginFailure(), "oidc named: response issuer missing"; got != want {
+			t.Errorf("audit login_failed %q, want %q", got, want)
+		}
+		sessionOf(t, f.callback(named.grant(begin(), f.clock.Now(), "ada-at-named", adaEmail, nil, nil)+"&iss="+url.QueryEscape(named.issuer())))
+	})
+
 	t.Run("refusal in the query of a PKCE flow", func(t *testing.T) {
 		to := f.callback(idp.grant(start("&code_challenge="+s256(strings.Repeat("v", 50))+"&code_challenge_method=s256"),
 			f.clock.Now(), "eve-at-acme", "eve@elsewhere.test", nil, nil))

@@ -208,7 +208,12 @@ func providerContext(ctx context.Context) context.Context {
 type discovered struct {
 	provider  *oidc.Provider
 	authStyle oauth2.AuthStyle // client_secret_basic (in the header) or client_secret_post (in the body)
-	at        time.Time
+	issuer    string
+	// issParam: the provider names itself in each authorization response
+	// (RFC 9207's authorization_response_iss_parameter_supported), so one
+	// without iss is not its.
+	issParam bool
+	at       time.Time
 }
 
 // discover reads the discovery document of issuer.
@@ -220,10 +225,12 @@ func discover(ctx context.Context, issuer string) (*discovered, error) {
 		return nil, fmt.Errorf("OpenID Connect discovery at %s/.well-known/openid-configuration: %w", strings.TrimSuffix(issuer, "/"), err)
 	}
 	var meta struct {
+		Issuer      string   `json:"issuer"`
 		AuthURL     string   `json:"authorization_endpoint"`
 		TokenURL    string   `json:"token_endpoint"`
 		JWKSURL     string   `json:"jwks_uri"`
 		AuthMethods []string `json:"token_endpoint_auth_methods_supported"`
+		IssParam    bool     `json:"authorization_response_iss_parameter_supported"`
 	}
 	if err := p.Claims(&meta); err != nil {
 		return nil, err
@@ -235,7 +242,7 @@ func discover(ctx context.Context, issuer string) (*discovered, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", issuer, err)
 	}
-	return &discovered{provider: p, authStyle: style}, nil
+	return &discovered{provider: p, authStyle: style, issuer: meta.Issuer, issParam: meta.IssParam}, nil
 }
 
 // clientAuthStyle is how the client authenticates at the token endpoint:
@@ -333,6 +340,25 @@ func (s *Service) oidcProvider(ctx context.Context, name string) (oidcClient, *A
 		return oidcClient{}, errProviderUnreachable(p.Name)
 	}
 	return oidcClient{Provider: p, cfg: cfg, secret: string(secret), discovered: d}, nil
+}
+
+// responseIssuerRefusal checks the iss of an authorization response (RFC
+// 9207), which defends against a mix-up: a response that another provider
+// sent, carried to this one's callback. It must be c's issuer, and it must
+// be there if c says it always sends it. nil when it is right.
+func (c oidcClient) responseIssuerRefusal(params url.Values) *federatedRefusal {
+	iss, sent := params["iss"]
+	switch {
+	case !sent && !c.issParam:
+		return nil
+	case !sent:
+		return &federatedRefusal{reason: "response issuer missing",
+			e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback without the issuer of the provider %s", c.Name)}
+	case len(iss) != 1 || iss[0] != c.issuer:
+		return &federatedRefusal{reason: "response issuer",
+			e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback from an issuer other than the provider %s", c.Name)}
+	}
+	return nil
 }
 
 // oauth2Config is the OAuth 2.0 client of c, returning to redirectURL.

@@ -37,6 +37,7 @@ type fakeIdP struct {
 	clientID    string
 	secret      string
 	authMethods []string // token_endpoint_auth_methods_supported
+	issParam    bool     // authorization_response_iss_parameter_supported
 
 	mu     sync.Mutex
 	grants map[string]idpGrant // by code
@@ -86,6 +87,9 @@ func (idp *fakeIdP) discovery(w http.ResponseWriter, r *http.Request) {
 	}
 	if idp.authMethods != nil {
 		doc["token_endpoint_auth_methods_supported"] = idp.authMethods
+	}
+	if idp.issParam {
+		doc["authorization_response_iss_parameter_supported"] = true
 	}
 	writeJSON(w, 200, doc)
 }

@@ -46,6 +46,9 @@ type SAMLConfig struct {
 	MetadataXML string `json:"metadata_xml"`
 	// MetadataURL is where MetadataXML was fetched from, "" for a file.
 	MetadataURL string `json:"metadata_url,omitempty"`
+	// FetchedAt is when MetadataXML was fetched from MetadataURL (zero for
+	// a file, and for a provider added before it was kept: its CreatedAt).
+	FetchedAt time.Time `json:"fetched_at,omitzero"`
 	// NameIDFormat is the NameID format the AuthnRequest asks for; ""
 	// asks for persistent, as GoTrue does.
 	NameIDFormat string `json:"name_id_format,omitempty"`
@@ -102,7 +105,11 @@ func NewSAMLProvider(id string, metadataXML []byte, metadataURL string, domains 
 	if len(clean) == 0 {
 		return Provider{}, errors.New("a SAML provider needs at least one domain")
 	}
-	config, err := json.Marshal(SAMLConfig{MetadataXML: string(metadataXML), MetadataURL: metadataURL, NameIDFormat: nameIDFormat})
+	settings := SAMLConfig{MetadataXML: string(metadataXML), MetadataURL: metadataURL, NameIDFormat: nameIDFormat}
+	if metadataURL != "" {
+		settings.FetchedAt = now
+	}
+	config, err := json.Marshal(settings)
 	if err != nil {
 		return Provider{}, err
 	}

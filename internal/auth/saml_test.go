@@ -88,11 +88,16 @@ func newTestIdP() (testIdP, error) {
 }
 
 // metadata is the IdP's metadata, as crewjam's IdentityProvider publishes it.
-func (idp testIdP) metadata(t testing.TB) []byte {
+func (idp testIdP) metadata(t testing.TB) []byte { return idp.metadataAt(t, time.Now()) }
+
+// metadataAt is the IdP's metadata as published at now: valid for two days
+// from then, to be cached for one.
+func (idp testIdP) metadataAt(t testing.TB, now time.Time) []byte {
 	t.Helper()
 	metadataURL, _ := url.Parse(idpEntityID)
 	ssoURL, _ := url.Parse(idpSSOURL)
 	md := (&saml.IdentityProvider{Key: idp.key, Certificate: idp.cert, MetadataURL: *metadataURL, SSOURL: *ssoURL}).Metadata()
+	md.ValidUntil, md.CacheDuration = now.Add(saml.DefaultValidDuration), saml.DefaultCacheDuration
 	out, err := xml.Marshal(md)
 	if err != nil {
 		t.Fatal(err)

@@ -90,7 +90,7 @@ func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow FlowStat
 	case err != nil:
 		return User{}, &federatedRefusal{reason: "store", e: s.storeFailure("find provider", err)}
 	}
-	config, idp, err := samlProvider(provider)
+	config, idp, err := s.samlSettings(r.Context(), provider)
 	if err != nil {
 		return User{}, &federatedRefusal{reason: "metadata", e: s.storeFailure("SAML provider", err)}
 	}

@@ -121,6 +121,7 @@ type Service struct {
 
 	verified tokenCache
 	oidc     oidcProviders // the OIDC providers' discovery (oidc.go)
+	samlMeta samlFetches   // when each SAML provider's metadata was last fetched again (samlrefresh.go)
 
 	background      sync.WaitGroup // mailCode's work after the answer
 	backgroundSlots chan struct{}  // at most MaxBackground of it at once

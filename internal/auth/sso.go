@@ -93,7 +93,7 @@ func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	config, idp, err := samlProvider(provider)
+	config, idp, err := s.samlSettings(r.Context(), provider)
 	if err != nil {
 		s.failed(w, r, "SAML provider", err)
 		return

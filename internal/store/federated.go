@@ -132,6 +132,20 @@ func (s *DB) scanProvider(row scanner) (auth.Provider, error) {
 	return p, err
 }
 
+// UpdateProviderConfig implements auth.FederatedStore.
+func (s *DB) UpdateProviderConfig(ctx context.Context, id string, config json.RawMessage) error {
+	return s.write(ctx, "update provider", func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_providers SET config = ? WHERE id = ?`), string(config), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return cmp.Or(err, fmt.Errorf("update provider %s: %w", id, auth.ErrNotFound))
+		}
+		return nil
+	})
+}
+
 // RemoveProvider implements auth.FederatedStore.
 func (s *DB) RemoveProvider(ctx context.Context, id string, audit auth.AuditEntry) (auth.Provider, error) {
 	var p auth.Provider

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { render } from "@testing-library/react";
-import { inlineArt } from "./inline-art";
+import { artOf, inlineArt } from "./inline-art";
 import { Image } from "~/components/ui/image";
 
 describe("inlineArt", () => {
@@ -15,6 +15,18 @@ describe("inlineArt", () => {
 
   it("fails for a picture that is not in public/images", () => {
     expect(() => inlineArt("/images/nowhere.svg")).toThrow(/no SVG picture/);
+  });
+
+  it.each([
+    ["a <style>", `<style>rect{fill:red}</style>`],
+    ["a style attribute", `<rect style="fill:red"/>`],
+    ["a <script>", `<script>alert(1)</script>`],
+    ["an event handler", `<rect onclick="alert(1)"/>`],
+    ["a javascript: link", `<a href="javascript:alert(1)"><rect/></a>`],
+  ])("fails for a picture with %s, which the Content-Security-Policy refuses inline", (_, inner) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">${inner}</svg>`;
+    expect(() => artOf("/images/bad.svg", svg)).toThrow("/images/bad.svg: a style or script, which the Content-Security-Policy refuses inline");
+    expect(artOf("/images/good.svg", `<svg viewBox="0 0 10 10"><rect fill="red"/></svg>`).markup).toBe(`<rect fill="red"/>`);
   });
 
   it("is drawn by Image as an inline <svg> of the same size and classes, labelled by the alt text", () => {

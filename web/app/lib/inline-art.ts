@@ -13,13 +13,20 @@ const pictures = import.meta.glob<string>("/public/images/**/*.svg", { query: "?
  * inlineArt returns the viewBox and the content of the SVG at src (a path of
  * the site, /images/…), its ids prefixed with the file's name so that two
  * pictures on one page keep their gradients apart. It fails the build for a
- * picture that is not there, or that carries a style or script, which the
- * page's Content-Security-Policy would refuse.
+ * picture that is not there, or that carries a style or script (an element,
+ * an attribute, an event handler, a javascript: link), which the page's
+ * Content-Security-Policy would refuse.
  */
 export function inlineArt(src: string): InlineArt {
-  const svg = pictures[`/public${src}`];
+  return artOf(src, pictures[`/public${src}`]);
+}
+
+/** artOf is inlineArt of the SVG text svg, read from src. */
+export function artOf(src: string, svg: string | undefined): InlineArt {
   if (svg === undefined) throw new Error(`${src}: no SVG picture in public/ to draw inline`);
-  if (/<style|\sstyle=|<script/i.test(svg)) throw new Error(`${src}: a style or script, which the Content-Security-Policy refuses inline`);
+  if (/<style|\sstyle\s*=|<script|\son[a-z]+\s*=|javascript:/i.test(svg)) {
+    throw new Error(`${src}: a style or script, which the Content-Security-Policy refuses inline`);
+  }
   const root = /<svg\b[^>]*>/.exec(svg);
   const viewBox = root?.[0].match(/\sviewBox="([^"]+)"/)?.[1];
   if (!root || !viewBox) throw new Error(`${src}: no <svg viewBox> to draw inline`);
