@@ -1,4 +1,4 @@
-import { test as base, expect, type Page, type Route } from "@playwright/test";
+import { test as base, expect, type Locator, type Page, type Route } from "@playwright/test";
 
 /**
  * hydrated brings every island of the page that hydrates on first use
@@ -14,6 +14,31 @@ export async function hydrated(page: Page): Promise<void> {
     for (const island of islands) island.dispatchEvent(new FocusEvent("focusin"));
   });
   await expect(page.locator('astro-island[ssr][client="interaction"]')).toHaveCount(0, { timeout: 15_000 });
+}
+
+/**
+ * scrolledTo scrolls locator into view as a visitor would reach it, and
+ * waits until it stays in place: a jump over sections never seen leaves
+ * them at their size guess (content-visibility: auto, app.css), and those
+ * near the viewport take their real size a few frames later, moving what
+ * is in view. Playwright's own scroll before a click counts two steady
+ * frames as stable, which may be just before that move.
+ */
+export async function scrolledTo(locator: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      await locator.scrollIntoViewIfNeeded();
+      return locator.evaluate(async (el) => {
+        const places = new Set<string>();
+        for (let i = 0; i < 6; i++) {
+          const r = el.getBoundingClientRect();
+          places.add(`${r.x},${r.y}`);
+          await new Promise((done) => requestAnimationFrame(done));
+        }
+        return places.size === 1;
+      });
+    })
+    .toBe(true);
 }
 
 /**

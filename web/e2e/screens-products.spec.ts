@@ -1,4 +1,4 @@
-import { test, expect, hydrated, slowFunction } from "./fixtures";
+import { test, expect, hydrated, scrolledTo, slowFunction } from "./fixtures";
 
 test.describe("/products", () => {
   test.beforeEach(async ({ page }) => {
@@ -137,6 +137,7 @@ test.describe("/products/aurion (live mode)", () => {
     const view = cta.getByRole("link", { name: "View Pricing" });
     await expect(view).toHaveAttribute("href", "#pricing");
     await hydrated(page);
+    await scrolledTo(view);
     await view.click();
     await expect(page).toHaveURL(/#pricing$/);
     await expect(page.getByRole("heading", { name: "Simple, Transparent Pricing" })).toBeInViewport();
