@@ -116,18 +116,29 @@ func (s *DB) insertChallenge(ctx context.Context, tx *sql.Tx, c auth.Challenge) 
 // allowed). Every write of a factor's challenges takes the factor's row
 // first too, so that these locks are always taken in the same order.
 func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.Session, auth.User, error) {
-	var d auth.FactorDecision
-	var u auth.User
-	err := s.write(ctx, "verify factor", func(ctx context.Context, tx *sql.Tx) error {
+	return s.verifyFactor(ctx, "verify factor", v, func(ctx context.Context, tx *sql.Tx) (auth.FactorDecision, error) {
 		a, err := s.factorAttempt(ctx, tx, v)
 		if err != nil {
-			return err
+			return auth.FactorDecision{}, err
 		}
-		if d, err = v.Decide(a); err != nil {
+		return v.Decide(a)
+	})
+}
+
+// verifyFactor runs decide, writes its decision and, when it raised the
+// session, reads the user, in one transaction: what VerifyFactor and
+// VerifyWebAuthnFactor share. decide reads the factor's row first.
+func (s *DB) verifyFactor(ctx context.Context, op string, v auth.FactorVerification,
+	decide func(ctx context.Context, tx *sql.Tx) (auth.FactorDecision, error)) (auth.Session, auth.User, error) {
+	var d auth.FactorDecision
+	var u auth.User
+	err := s.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if d, err = decide(ctx, tx); err != nil {
 			return err
 		}
 		if d.Refused == nil && d.Raised == nil {
-			return errors.New("the decision neither refuses the code nor raises the session")
+			return errors.New("the decision neither refuses the attempt nor raises the session")
 		}
 		if err := s.applyFactorDecision(ctx, tx, v, d); err != nil || d.Raised == nil {
 			return err

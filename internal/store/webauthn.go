@@ -79,42 +79,24 @@ func (s *DB) CreateWebAuthnChallenge(ctx context.Context, c auth.Challenge, cere
 // the verifications of one passkey run one after the other (two assertions
 // never both pass the same signature counter).
 func (s *DB) VerifyWebAuthnFactor(ctx context.Context, v auth.WebAuthnVerification) (auth.Session, auth.User, error) {
-	var d auth.FactorDecision
-	var u auth.User
-	err := s.write(ctx, "verify webauthn factor", func(ctx context.Context, tx *sql.Tx) error {
+	return s.verifyFactor(ctx, "verify webauthn factor", v.FactorVerification, func(ctx context.Context, tx *sql.Tx) (auth.FactorDecision, error) {
 		a, err := s.webauthnAttempt(ctx, tx, v.FactorVerification)
 		if err != nil {
-			return err
+			return auth.FactorDecision{}, err
 		}
-		var cred *auth.WebAuthnCredential
-		if d, cred, err = v.Decide(a); err != nil {
-			return err
+		d, cred, err := v.Decide(a)
+		if err != nil || cred == nil {
+			return d, err
 		}
-		if d.Refused == nil && d.Raised == nil {
-			return errors.New("the decision neither refuses the credential nor raises the session")
+		taken, err := s.saveWebAuthnCredential(ctx, tx, *cred, a.Credential == nil, v.Now)
+		if err != nil {
+			return d, err
 		}
-		if cred != nil {
-			taken, err := s.saveWebAuthnCredential(ctx, tx, *cred, a.Credential == nil, v.Now)
-			if err != nil {
-				return err
-			}
-			if taken {
-				d = v.Refuse(auth.ErrWebAuthnCredentialTaken)
-			}
+		if taken {
+			d = v.Refuse(auth.ErrWebAuthnCredentialTaken)
 		}
-		if err := s.applyFactorDecision(ctx, tx, v.FactorVerification, d); err != nil || d.Raised == nil {
-			return err
-		}
-		u, err = s.userWhere(ctx, tx, `id = ?`, v.UserID)
-		return err
+		return d, nil
 	})
-	switch {
-	case err != nil:
-		return auth.Session{}, auth.User{}, err
-	case d.Refused != nil:
-		return auth.Session{}, auth.User{}, d.Refused
-	}
-	return d.Raised.Session, u, nil
 }
 
 // webauthnAttempt reads v's FactorAttempt and, when it found the challenge,
