@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,26 +133,33 @@ func checkSSOClash(ctx context.Context, db *store.DB, p auth.Provider) error {
 var ssoListCommand = listCommand(
 	"sso list",
 	"print the SAML identity providers",
-	"Prints every SAML identity provider: id, entity id, domains, where its metadata\ncame from and when it was added.",
+	"Prints every SAML identity provider: id, entity id, domains, where its metadata\ncame from, when it was last fetched from there and when it was added.",
 	func(ctx context.Context, db *store.DB) (table, error) {
 		providers, err := db.Providers(ctx)
 		type record struct {
-			ID          string    `json:"id"`
-			EntityID    string    `json:"entity_id"`
-			Domains     []string  `json:"domains"`
-			MetadataURL string    `json:"metadata_url"`
-			CreatedAt   time.Time `json:"created_at"`
+			ID                string     `json:"id"`
+			EntityID          string     `json:"entity_id"`
+			Domains           []string   `json:"domains"`
+			MetadataURL       string     `json:"metadata_url"`
+			MetadataFetchedAt *time.Time `json:"metadata_fetched_at"`
+			CreatedAt         time.Time  `json:"created_at"`
 		}
 		records := []record{}
-		t := table{header: []string{"id", "entity_id", "domains", "metadata_url", "created_at"}}
+		t := table{header: []string{"id", "entity_id", "domains", "metadata_url", "metadata_fetched_at", "created_at"}}
 		for _, p := range providers {
 			if p.Kind != auth.KindSAML {
 				continue
 			}
 			var c auth.SAMLConfig
 			_ = json.Unmarshal(p.Config, &c) // a config that does not read shows no URL
-			records = append(records, record{p.ID, p.EntityID, p.Domains, c.MetadataURL, p.CreatedAt})
-			t.rows = append(t.rows, []string{p.ID, p.EntityID, strings.Join(p.Domains, ","), c.MetadataURL, timeCell(p.CreatedAt)})
+			var fetched *time.Time
+			fetchedCell := ""
+			if c.MetadataURL != "" {
+				at := cmp.Or(c.FetchedAt, p.CreatedAt) // kept since metadata is fetched again; before, only when added
+				fetched, fetchedCell = &at, timeCell(at)
+			}
+			records = append(records, record{p.ID, p.EntityID, p.Domains, c.MetadataURL, fetched, p.CreatedAt})
+			t.rows = append(t.rows, []string{p.ID, p.EntityID, strings.Join(p.Domains, ","), c.MetadataURL, fetchedCell, timeCell(p.CreatedAt)})
 		}
 		t.records = records
 		return t, err

@@ -122,15 +122,18 @@ func TestSSOCommands(t *testing.T) {
 
 	_, stdout, _ := runCLI(t, nil, "sso", "list", "--data", dir, "--format", "json")
 	var listed []struct {
-		ID          string   `json:"id"`
-		EntityID    string   `json:"entity_id"`
-		Domains     []string `json:"domains"`
-		MetadataURL string   `json:"metadata_url"`
+		ID          string     `json:"id"`
+		EntityID    string     `json:"entity_id"`
+		Domains     []string   `json:"domains"`
+		MetadataURL string     `json:"metadata_url"`
+		FetchedAt   *time.Time `json:"metadata_fetched_at"`
+		CreatedAt   time.Time  `json:"created_at"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &listed); err != nil {
 		t.Fatal(err)
 	}
 	if len(listed) != 2 || listed[0].EntityID != "https://keycloak.test/realms/studio" || listed[0].MetadataURL != srv.URL+"/metadata" ||
+		listed[0].FetchedAt == nil || listed[0].FetchedAt.Sub(listed[0].CreatedAt).Abs() > time.Millisecond || listed[1].FetchedAt != nil ||
 		listed[1].EntityID != "https://okta.test/app" || strings.Join(listed[1].Domains, ",") != "studio.test" {
 		t.Errorf("sso list = %s", stdout)
 	}
