@@ -37,17 +37,21 @@ async function formBody(req) {
 }
 
 /** The SMS peer: keeps every message with its Basic auth, answers as
- * Twilio does (201 with the message's sid); failNext makes the next
- * message fail (500). */
+ * Twilio does (201 with the message's sid); failNext set to a status makes
+ * the next post fail with it (500: the gateway could not take it; 400: it
+ * refuses the message), and posts counts every post. */
 const texts = [];
 const waiting = [];
-let failNext = false;
+let failNext = 0;
+let posts = 0;
 async function smsPeer(req, res) {
   const form = await formBody(req);
   const auth = Buffer.from((req.headers.authorization ?? "").replace(/^Basic /, ""), "base64").toString();
+  posts++;
   if (failNext) {
-    failNext = false;
-    res.writeHead(500, { "Content-Type": "application/json" }).end(`{"code":20500,"message":"Internal Server Error"}`);
+    const status = failNext;
+    failNext = 0;
+    res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ code: status === 400 ? 21211 : 20500, message: "failed here" }));
     return;
   }
   const text = { path: req.url, auth, to: form.get("To"), from: form.get("From"), body: form.get("Body") };
@@ -234,12 +238,28 @@ test("CAPTCHA: options.captchaToken is required on signInWithOtp, verifyOtp, res
   assert.equal(refreshed.error, null);
 });
 
-test("a message that fails is logged, and the account's token never is", async () => {
+test("a message the gateway refuses is logged, not sent again, and the account's token never is", async () => {
   const phone = newPhone();
   store.cli("staff", "add", staffAddress("mary"), "--phone", phone);
-  failNext = true;
+  failNext = 400;
+  const before = posts;
   assert.equal((await makeClient(server.url, anonKey).c.auth.signInWithOtp({ phone })).error, null);
   for (let i = 0; i < 50 && !logs.join("").includes("send a code"); i++) await new Promise((r) => setTimeout(r, 50));
   assert.match(logs.join(""), /send a code/);
   assert.equal(logs.join("").includes(accountToken), false);
+  await new Promise((r) => setTimeout(r, 1500)); // past the first retry's wait
+  assert.equal(posts - before, 1);
+  assert.equal(texts.some((t) => t.to === phone), false);
+});
+
+test("a message the gateway could not take is sent again, and the code arrives", async () => {
+  const phone = newPhone();
+  store.cli("staff", "add", staffAddress("noor"), "--phone", phone);
+  failNext = 500;
+  const seen = texts.length;
+  const before = posts;
+  assert.equal((await makeClient(server.url, anonKey).c.auth.signInWithOtp({ phone })).error, null);
+  const text = await nextText(phone, seen);
+  assert.match(codeOf(text), /^\d{6}$/);
+  assert.equal(posts - before, 2);
 });
