@@ -197,7 +197,7 @@ func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Val
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), providerTimeout)
 	defer cancel()
-	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(providerContext(ctx), code, oauth2.VerifierOption(flow.ProviderVerifier))
+	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(providerContext(ctx, c.cfg.Issuer), code, oauth2.VerifierOption(flow.ProviderVerifier))
 	if err != nil {
 		s.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
 		return User{}, &federatedRefusal{reason: "code exchange", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -164,46 +163,6 @@ func normalizeDomains(in []string) ([]string, error) {
 	return out, nil
 }
 
-// providerClient makes every call to a provider, within providerTimeout
-// and maxProviderResponse.
-var providerClient = &http.Client{Timeout: providerTimeout, Transport: limitedTransport{http.DefaultTransport}}
-
-// limitedTransport fails the read of a body beyond maxProviderResponse.
-type limitedTransport struct{ base http.RoundTripper }
-
-func (t limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(r)
-	if err == nil {
-		resp.Body = &limitedBody{ReadCloser: resp.Body, left: maxProviderResponse}
-	}
-	return resp, err
-}
-
-type limitedBody struct {
-	io.ReadCloser
-	left int64
-}
-
-func (b *limitedBody) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		return 0, fmt.Errorf("the provider's answer is larger than %d bytes", maxProviderResponse)
-	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left+1] // one more, to tell a body of exactly the limit from a longer one
-	}
-	n, err := b.ReadCloser.Read(p)
-	b.left -= int64(n)
-	if b.left < 0 {
-		return n, fmt.Errorf("the provider's answer is larger than %d bytes", maxProviderResponse)
-	}
-	return n, err
-}
-
-// providerContext is ctx with providerClient for go-oidc and oauth2.
-func providerContext(ctx context.Context) context.Context {
-	return oidc.ClientContext(ctx, providerClient)
-}
-
 // discovered is what discovery told of a provider.
 type discovered struct {
 	provider  *oidc.Provider
@@ -220,7 +179,7 @@ type discovered struct {
 func discover(ctx context.Context, issuer string) (*discovered, error) {
 	ctx, cancel := context.WithTimeout(ctx, providerTimeout)
 	defer cancel()
-	p, err := oidc.NewProvider(providerContext(ctx), issuer)
+	p, err := oidc.NewProvider(providerContext(ctx, issuer), issuer)
 	if err != nil {
 		return nil, fmt.Errorf("OpenID Connect discovery at %s/.well-known/openid-configuration: %w", strings.TrimSuffix(issuer, "/"), err)
 	}
@@ -429,7 +388,7 @@ func (s *Service) verifyIDToken(ctx context.Context, c oidcClient, raw, accessTo
 	ctx, cancel := context.WithTimeout(ctx, providerTimeout)
 	defer cancel()
 	v := c.provider.Verifier(&oidc.Config{SkipClientIDCheck: true, Now: s.cfg.Now})
-	tok, err := v.Verify(providerContext(ctx), raw)
+	tok, err := v.Verify(providerContext(ctx, c.cfg.Issuer), raw)
 	if err == nil && accessToken != "" && tok.AccessTokenHash != "" {
 		err = tok.VerifyAccessToken(accessToken)
 	}

@@ -196,22 +196,20 @@ func isLoopback(host string) bool {
 }
 
 // FetchSAMLMetadata gets an IdP's metadata from rawURL (CheckMetadataURL's
-// rules, also for redirects), within samlMetadataTimeout and at most
-// MaxSAMLMetadataBytes.
+// rules; a redirect, at most three, stays on https: providerClient),
+// within samlMetadataTimeout and at most MaxSAMLMetadataBytes.
 func FetchSAMLMetadata(ctx context.Context, rawURL string) ([]byte, error) {
 	u, err := CheckMetadataURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	client := &http.Client{
-		Timeout: samlMetadataTimeout,
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			if len(via) >= 3 {
-				return errors.New("too many redirects")
-			}
-			_, err := CheckMetadataURL(r.URL.String())
-			return err
-		},
+	client := providerClient(u.String())
+	client.Timeout = samlMetadataTimeout
+	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return errors.New("too many redirects")
+		}
+		return nil
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
