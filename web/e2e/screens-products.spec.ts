@@ -117,6 +117,7 @@ test.describe("/products/aurion (live mode)", () => {
     await hydrated(page);
     const faq = page.getByRole("region", { name: "Frequently Asked Questions" });
     const [a, b] = [faq.getByRole("button").nth(0), faq.getByRole("button").nth(1)];
+    await scrolledTo(a);
     await a.click();
     await expect(faq.getByRole("region")).toHaveCount(1);
     await expect(faq.getByRole("region")).toHaveAccessibleName(await a.innerText());
