@@ -3,8 +3,11 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"time"
+
+	"studio/internal/notify"
 )
 
 // Federated sign-in: staff sign in at the studio's identity provider (SAML
@@ -35,6 +38,15 @@ type Provider struct {
 
 // SSOName is the name of the identities of the SAML provider id.
 func SSOName(id string) string { return "sso:" + id }
+
+// Label is how a person is told of the provider: an OIDC provider's name,
+// a SAML provider's entity id.
+func (p Provider) Label() string {
+	if p.Kind == KindSAML && p.EntityID != "" {
+		return p.EntityID
+	}
+	return p.Name
+}
 
 // AllowsDomainOf reports whether the provider may add the person with the
 // address email as staff.
@@ -117,12 +129,16 @@ type FederatedStore interface {
 	// FindIdentity returns the identity of subject at provider; ErrNotFound
 	// for none.
 	FindIdentity(ctx context.Context, provider, subject string) (Identity, error)
-	// SaveIdentity stores id (a new one, or the sign-in time and data of
-	// one the user already has); ErrExists when the identity is another
-	// user's. With newUser, it adds that member of staff first, in the same
-	// transaction (the provider may add them). audit is logged with it.
-	SaveIdentity(ctx context.Context, id Identity, newUser *User, audit AuditEntry) error
-	// RemoveIdentity removes the user's identity; ErrNotFound for none.
+	// SaveIdentity stores id. Without link, id is an identity the user
+	// has, signing in again: its data and sign-in time are updated;
+	// ErrNotFound when it is gone (unlinked meanwhile). With link, id is
+	// new, tied to the user as link says; ErrExists when the identity is
+	// another user's (or link.NewUser's address is staff's already),
+	// ErrUnlinked when link.ByDomain and the user unlinked this provider.
+	// audit (and link.Mail) are kept with it.
+	SaveIdentity(ctx context.Context, id Identity, link *Link, audit AuditEntry) error
+	// RemoveIdentity removes the user's identity, and remembers that they
+	// unlinked its provider (SaveIdentity); ErrNotFound for none.
 	RemoveIdentity(ctx context.Context, userID, identityID string, audit AuditEntry) error
 	// AddAudit adds e to the audit log on its own: a refused sign-in that
 	// changes nothing else.
@@ -131,6 +147,26 @@ type FederatedStore interface {
 	// storing candidate first when there is none.
 	SAMLKey(ctx context.Context, candidate SAMLKeyPair) (SAMLKeyPair, error)
 }
+
+// Link is how a new identity came to be tied to a member of staff: made
+// by the person (linkIdentity) or by staff ("studio staff link"), or, with
+// ByDomain, because its provider may vouch for the address's domain.
+type Link struct {
+	// ByDomain: the provider vouched for the address's domain; refused
+	// (ErrUnlinked) once the person unlinked that provider. A link made by
+	// the person or by staff lifts that.
+	ByDomain bool
+	// NewUser, when set, is the member of staff the identity adds, in the
+	// same transaction (a provider's first sign-in of its domain's person).
+	NewUser *User
+	// Mail tells the person that a sign-in method was added; nil when mail
+	// is off.
+	Mail *notify.Email
+}
+
+// ErrUnlinked: the person unlinked the provider, which may then not tie
+// itself to them again on its own.
+var ErrUnlinked = errors.New("the person unlinked this provider")
 
 // SAMLKeyPair is the service provider's key (PKCS #8 DER, sealed) and its
 // self-signed certificate (DER).

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"studio/internal/notify"
 )
 
 // How every federated sign-in ends, whichever the provider: the person the
@@ -49,6 +52,10 @@ var (
 	errIdentityTaken = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists,
 		"Identity is already linked to another user")
 	errIdentityLinked = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists, "Identity is already linked")
+	// errProviderUnlinked: the person unlinked the provider; only a link
+	// they make again lets it sign them in.
+	errProviderUnlinked = newError(http.StatusForbidden, codeIdentityNotFound,
+		"This provider was unlinked from the account: sign in another way and link it again")
 )
 
 // Kinds of federated sign-in, as the audit log names them.
@@ -116,69 +123,110 @@ func (s *Service) newFlow(ctx context.Context, provider, redirectTo, challenge, 
 	return state, err
 }
 
-// federatedUser returns the member of staff p is: the user the identity is
-// tied to; else the user whose address the provider verified (the identity
-// is then tied to them); else, when the provider may add people of the
-// address's domain, a new member of staff. linkUserID, when set, is the
-// signed-in person the identity is linked to instead (an identity linked
-// already, to them or to another, is refused as GoTrue does). Anyone else
-// is refused, and nothing is created.
-func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (User, *AuthError) {
+// federatedUser returns the member of staff p is. A provider vouches only
+// for its own people: an identity tied to a member of staff signs them in;
+// linkUserID, when set, is the signed-in person the identity is linked to
+// (an identity linked already, to them or to another, is refused as GoTrue
+// does); else only an address of a domain the provider is allowed signs in:
+// its member of staff (unless they unlinked the provider), or a new one. Any
+// other address, staff's or not, is refused alike, and nothing is created.
+// Every new link is audited and mailed to the person.
+func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (User, *federatedRefusal) {
 	email, e := normalizeEmail(p.Email)
 	if e != nil || !p.EmailVerified {
-		return User{}, errEmailNotVerified
+		return User{}, personRefusal(errEmailNotVerified, p.Email, linkUserID)
 	}
 	now := s.cfg.Now()
 	id := Identity{ID: uuid.NewString(), Provider: p.Provider.Name, Subject: p.Subject, Email: email, Data: p.Data,
 		CreatedAt: now, UpdatedAt: now, LastSignInAt: &now}
 	audit := s.audit(r, ActionIdentityLinked)
 	audit.Email, audit.Detail = email, p.Provider.Name
+	refused := func(e *AuthError) (User, *federatedRefusal) { return User{}, personRefusal(e, email, linkUserID) }
 
 	var u User
-	var newUser *User
+	var link *Link
 	existing, err := s.store.FindIdentity(ctx, p.Provider.Name, p.Subject)
 	switch {
 	case err == nil && linkUserID != "" && existing.UserID == linkUserID:
-		return User{}, errIdentityLinked // GoTrue's answer: linking is not signing in again
+		return refused(errIdentityLinked) // GoTrue's answer: linking is not signing in again
 	case err == nil && linkUserID != "":
-		return User{}, errIdentityTaken
+		return refused(errIdentityTaken)
 	case err == nil:
 		u.ID, id.ID, id.CreatedAt = existing.UserID, existing.ID, existing.CreatedAt
 		audit.Action = ActionLogin
 	case !errors.Is(err, ErrNotFound):
-		return User{}, s.storeFailure("find identity", err)
+		return refused(s.storeFailure("find identity", err))
 	case linkUserID != "":
-		u.ID = linkUserID
+		if u, err = s.store.FindUserByID(ctx, linkUserID); err != nil {
+			return refused(s.storeFailure("find user", err))
+		}
+		link = &Link{}
+	case !p.Provider.AllowsDomainOf(email):
+		return User{}, &federatedRefusal{reason: "not vouched: the address is outside the provider's domains", email: email, e: errSignupDisabled}
 	default:
+		link = &Link{ByDomain: true}
 		u, err = s.store.FindUserByEmail(ctx, email)
 		switch {
-		case errors.Is(err, ErrNotFound) && p.Provider.AllowsDomainOf(email):
+		case errors.Is(err, ErrNotFound):
 			u = User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now}
 			if name, ok := p.Data["name"].(string); ok && name != "" {
 				u.UserMetadata["name"] = name
 			}
-			newUser = &u
+			link.NewUser = &u
 			audit.Action, audit.Detail = ActionStaffAdded, "first sign-in through "+p.Provider.Name
-		case errors.Is(err, ErrNotFound):
-			return User{}, errSignupDisabled
 		case err != nil:
-			return User{}, s.storeFailure("find user", err)
+			return refused(s.storeFailure("find user", err))
 		}
 	}
 	id.UserID, audit.UserID = u.ID, u.ID
-	if err := s.store.SaveIdentity(ctx, id, newUser, audit); errors.Is(err, ErrExists) {
-		return User{}, errIdentityTaken
-	} else if err != nil {
-		return User{}, s.storeFailure("save identity", err)
+	if link != nil {
+		link.Mail = s.linkedMail(u, p)
+	}
+	switch err := s.store.SaveIdentity(ctx, id, link, audit); {
+	case errors.Is(err, ErrExists):
+		return refused(errIdentityTaken)
+	case errors.Is(err, ErrUnlinked):
+		return User{}, &federatedRefusal{reason: "not vouched: the person unlinked this provider", email: email, e: errProviderUnlinked}
+	case errors.Is(err, ErrNotFound): // unlinked meanwhile
+		return User{}, &federatedRefusal{reason: "not vouched: the identity was unlinked", email: email, e: errProviderUnlinked}
+	case err != nil:
+		return refused(s.storeFailure("save identity", err))
 	}
 	u, err = s.store.FindUserByID(ctx, u.ID)
 	if errors.Is(err, ErrNotFound) { // removed meanwhile
-		return User{}, errSignupDisabled
+		return refused(errSignupDisabled)
 	}
 	if err != nil {
-		return User{}, s.storeFailure("find user", err)
+		return refused(s.storeFailure("find user", err))
 	}
 	return u, nil
+}
+
+// linkedMail tells u that the provider of p may now sign them in; nil when
+// mail is off.
+func (s *Service) linkedMail(u User, p federatedPerson) *notify.Email {
+	if s.cfg.MailFrom == "" {
+		return nil
+	}
+	host := s.cfg.SiteOrigin
+	if o, err := url.Parse(host); err == nil {
+		host = o.Host
+	}
+	at := p.Subject
+	if p.Email != "" {
+		at = p.Email
+	}
+	return &notify.Email{
+		From:    s.cfg.MailFrom,
+		To:      []string{u.Email},
+		Subject: "A sign-in method was added to your account",
+		Body: fmt.Sprintf("The identity provider %s may now sign you in as %s on %s:\n"+
+			"the account %s there was linked to yours.\n\n"+
+			"If it was not you, someone may be able to sign in as you. Unlink it in the\n"+
+			"console (Account, Sign-in methods), or ask the site's operator to end your\n"+
+			"sessions (studio staff remove, or studio staff reset-mfa %s).\n",
+			p.Provider.Label(), u.Email, host, at, u.Email),
+	}
 }
 
 // finishFlow ends the flow of a federated sign-in at its redirect_to: with

@@ -29,7 +29,7 @@ func TestUnlinkIdentity(t *testing.T) {
 			now := time.Now()
 			linked := auth.Identity{ID: "30000000-0000-4000-8000-000000000001", UserID: ada.ID, Provider: "keycloak", Subject: "kc-ada",
 				Email: ada.Email, Data: map[string]any{"sub": "kc-ada"}, CreatedAt: now, UpdatedAt: now}
-			if err := db.SaveIdentity(ctx, linked, nil, auth.AuditEntry{At: now, Action: auth.ActionIdentityLinked}); err != nil {
+			if err := db.SaveIdentity(ctx, linked, &auth.Link{}, auth.AuditEntry{At: now, Action: auth.ActionIdentityLinked}); err != nil {
 				t.Fatal(err)
 			}
 

@@ -84,9 +84,5 @@ func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, li
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	person := c.person(tok, claims)
-	u, e := s.federatedUser(ctx, r, person, linkUserID)
-	if e != nil {
-		return User{}, personRefusal(e, person.Email, linkUserID)
-	}
-	return u, nil
+	return s.federatedUser(ctx, r, person, linkUserID)
 }

@@ -217,11 +217,7 @@ func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Val
 	sctx, scancel := withStoreTimeout(r)
 	defer scancel()
 	person := c.person(idt, claims)
-	u, e := s.federatedUser(sctx, r, person, flow.LinkUserID)
-	if e != nil {
-		return User{}, personRefusal(e, person.Email, flow.LinkUserID)
-	}
-	return u, nil
+	return s.federatedUser(sctx, r, person, flow.LinkUserID)
 }
 
 // truncate cuts text to at most n bytes, at a rune boundary.

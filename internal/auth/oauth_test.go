@@ -86,7 +86,7 @@ func TestOAuthCallback(t *testing.T) {
 func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 	f := newFixture(t, engine)
 	idp := newFakeIdP(t)
-	f.addProvider(idp, "acme", nil, "example.org")
+	f.addProvider(idp, "acme", nil, "example.org", "studio.test")
 	otherKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 		{name: "bad signature", subject: "ada-at-acme", email: adaEmail, key: otherKey, code: "bad_oauth_callback", audit: "id token signature"},
 		{name: "email not verified", subject: "ada-at-acme", email: adaEmail, tweak: func(c map[string]any) { c["email_verified"] = false }, code: "provider_email_needs_verification", audit: "not staff: provider_email_needs_verification"},
 		{name: "email_verified false as a string", subject: "new-at-acme", email: "new@example.org", tweak: func(c map[string]any) { c["email_verified"] = "false" }, code: "provider_email_needs_verification", audit: "not staff: provider_email_needs_verification"},
-		{name: "not staff, domain not allowed", subject: "eve-at-acme", email: "eve@elsewhere.test", code: "signup_disabled", audit: "not staff: signup_disabled"},
+		{name: "not staff, domain not allowed", subject: "eve-at-acme", email: "eve@elsewhere.test", code: "signup_disabled", audit: "not vouched: the address is outside the provider's domains"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			to := f.callback(idp.grant(start(""), f.clock.Now(), c.subject, c.email, c.tweak, c.key))
@@ -191,7 +191,7 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 	t.Run("provider that always names itself", func(t *testing.T) {
 		named := newFakeIdP(t)
 		named.issParam = true
-		f.addProvider(named, "named", nil, "example.org")
+		f.addProvider(named, "named", nil, "example.org", "studio.test")
 		begin := func() *url.URL {
 			return location(t, f.do("GET", "/auth/v1/authorize?provider=named&redirect_to="+url.QueryEscape(origin+"/admin/next"), ""))
 		}
@@ -276,7 +276,7 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 func TestOAuthClientSecretPost(t *testing.T) {
 	f := newFixture(t, sqlite())
 	idp := newFakeIdP(t, "client_secret_post")
-	f.addProvider(idp, "postonly", nil)
+	f.addProvider(idp, "postonly", nil, "studio.test")
 	authURL := location(t, f.do("GET", "/auth/v1/authorize?provider=postonly", ""))
 	sessionOf(t, f.callback(idp.grant(authURL, f.clock.Now(), "ada-at-post", adaEmail, nil, nil)))
 }
@@ -356,7 +356,7 @@ func idTokenNonce(raw string) string {
 func TestIDTokenGrant(t *testing.T) {
 	f := newFixture(t, sqlite())
 	idp := newFakeIdP(t)
-	f.addProvider(idp, "acme", nil)
+	f.addProvider(idp, "acme", nil, "studio.test")
 	grant := func(body string, headers ...string) response {
 		return f.do("POST", "/auth/v1/token?grant_type=id_token", body, headers...)
 	}
@@ -415,7 +415,7 @@ func TestIDTokenGrant(t *testing.T) {
 	if r := grant(`{"provider":"acme","id_token":"` + stranger + `"}`); r.status != 422 || r.body["error_code"] != "signup_disabled" {
 		t.Errorf("not staff = %d %s", r.status, r.raw)
 	}
-	if got, want := f.lastLoginFailure(), "oidc acme: not staff: signup_disabled"; got != want {
+	if got, want := f.lastLoginFailure(), "oidc acme: not vouched: the address is outside the provider's domains"; got != want {
 		t.Errorf("not staff: audit login_failed %q, want %q", got, want)
 	}
 

@@ -494,7 +494,7 @@ func TestSAMLRefused(t *testing.T) {
 			r.response.Issuer.Value = "https://elsewhere.test/idp"
 			r.assertion.Issuer.Value = "https://elsewhere.test/idp"
 		}},
-		{name: "person not staff, domain not allowed", reason: "not staff: signup_disabled", change: func(f *samlFixture, r *samlResponse, now time.Time) {
+		{name: "person not staff, domain not allowed", reason: "not vouched: the address is outside the provider's domains", change: func(f *samlFixture, r *samlResponse, now time.Time) {
 			r.setEmail("eve@elsewhere.test")
 		}},
 	}
@@ -512,6 +512,8 @@ func TestSAMLRefused(t *testing.T) {
 			code := "validation_failed"
 			if strings.HasPrefix(tt.reason, "not staff: ") {
 				code = strings.TrimPrefix(tt.reason, "not staff: ")
+			} else if strings.HasPrefix(tt.reason, "not vouched: ") {
+				code = "signup_disabled"
 			}
 			refusedAt(t, to, adminURL, code)
 			if got, want := f.lastLoginFailure(), "saml "+f.provider.Name+": "+tt.reason; got != want {

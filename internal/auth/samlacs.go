@@ -115,14 +115,10 @@ func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow FlowStat
 	if email == "" {
 		return User{}, &federatedRefusal{reason: "no e-mail", e: errSAMLNoEmail}
 	}
-	// The IdP vouches for the address, as GoTrue trusts it: an SSO
-	// provider is the studio's own directory.
-	u, e := s.federatedUser(ctx, r, federatedPerson{Provider: provider, Subject: subject, Email: email, EmailVerified: true,
+	// The IdP's address counts as verified, as GoTrue has it; it signs in
+	// only someone of the provider's domains (federatedUser).
+	return s.federatedUser(ctx, r, federatedPerson{Provider: provider, Subject: subject, Email: email, EmailVerified: true,
 		Data: samlClaims(assertion, idp.EntityID, subject, email), Method: MethodSSO}, flow.LinkUserID)
-	if e != nil {
-		return User{}, personRefusal(e, email, flow.LinkUserID)
-	}
-	return u, nil
 }
 
 // samlRefusalReason names why crewjam refused a response, for the log.

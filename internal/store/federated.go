@@ -156,6 +156,7 @@ func (s *DB) RemoveProvider(ctx context.Context, id string, audit auth.AuditEntr
 		}
 		for _, q := range []string{
 			`DELETE FROM auth_identities WHERE provider = ?`,
+			`DELETE FROM auth_identity_unlinks WHERE provider = ?`,
 			`DELETE FROM auth_flow_states WHERE provider = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, s.d.rebind(q), p.Name); err != nil {
@@ -305,36 +306,93 @@ func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (auth.I
 }
 
 // SaveIdentity implements auth.FederatedStore.
-func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, newUser *auth.User, audit auth.AuditEntry) error {
+func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, link *auth.Link, audit auth.AuditEntry) error {
 	data, err := json.Marshal(nonNilMap(id.Data))
 	if err != nil {
 		return fmt.Errorf("save identity: %w", err)
 	}
 	err = s.write(ctx, "save identity", func(ctx context.Context, tx *sql.Tx) error {
-		if newUser != nil {
-			if created, err := s.insertUser(ctx, tx, *newUser); err != nil || !created {
-				return cmp.Or(err, auth.ErrExists) // the address is staff's already
-			}
+		if link == nil {
+			return s.signInIdentity(ctx, tx, id, string(data), audit)
 		}
-		var owner string
-		err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO auth_identities (id, user_id, provider, subject, email, identity_data,
-			created_at, updated_at, last_sign_in_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (provider, subject) DO UPDATE SET email = excluded.email, identity_data = excluded.identity_data,
-				updated_at = excluded.updated_at, last_sign_in_at = excluded.last_sign_in_at
-				WHERE auth_identities.user_id = excluded.user_id
-			RETURNING user_id`),
-			id.ID, id.UserID, id.Provider, id.Subject, id.Email, string(data), s.d.timeArg(id.CreatedAt), s.d.timeArg(id.UpdatedAt),
-			s.d.optionalTime(id.LastSignInAt)).Scan(&owner)
-		if errors.Is(err, sql.ErrNoRows) { // another user's identity: roll back the new user too
-			return auth.ErrExists
-		}
-		if err != nil {
-			return err
-		}
-		return s.audit(ctx, tx, audit)
+		return s.linkIdentity(ctx, tx, id, string(data), *link, audit)
 	})
 	if err != nil && (errors.Is(err, auth.ErrExists) || fault.KindOf(err) == fault.Conflict) { // another's identity, or the new user's address is staff's already
 		return fmt.Errorf("save identity %s: %w", id.Provider, auth.ErrExists)
+	}
+	if errors.Is(err, auth.ErrNotFound) || errors.Is(err, auth.ErrUnlinked) {
+		return fmt.Errorf("save identity %s: %w", id.Provider, err)
+	}
+	return err
+}
+
+// signInIdentity updates the data and sign-in time of the user's identity
+// id; auth.ErrNotFound when it is not theirs (any more).
+func (s *DB) signInIdentity(ctx context.Context, tx *sql.Tx, id auth.Identity, data string, audit auth.AuditEntry) error {
+	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_identities SET email = ?, identity_data = ?, updated_at = ?, last_sign_in_at = ?
+		WHERE provider = ? AND subject = ? AND user_id = ?`),
+		id.Email, data, s.d.timeArg(id.UpdatedAt), s.d.optionalTime(id.LastSignInAt), id.Provider, id.Subject, id.UserID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return cmp.Or(err, auth.ErrNotFound)
+	}
+	return s.audit(ctx, tx, audit)
+}
+
+// linkIdentity ties the new identity id to its user as link says, adding
+// link.NewUser first and queuing link.Mail. An identity the user has
+// already (two links at once) is signed in again, and mailed about once.
+func (s *DB) linkIdentity(ctx context.Context, tx *sql.Tx, id auth.Identity, data string, link auth.Link, audit auth.AuditEntry) error {
+	if link.NewUser != nil {
+		if created, err := s.insertUser(ctx, tx, *link.NewUser); err != nil || !created {
+			return cmp.Or(err, auth.ErrExists) // the address is staff's already
+		}
+	}
+	if err := s.liftUnlink(ctx, tx, id.UserID, id.Provider, link.ByDomain); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_identities (id, user_id, provider, subject, email, identity_data,
+		created_at, updated_at, last_sign_in_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (provider, subject) DO NOTHING`),
+		id.ID, id.UserID, id.Provider, id.Subject, id.Email, data, s.d.timeArg(id.CreatedAt), s.d.timeArg(id.UpdatedAt),
+		s.d.optionalTime(id.LastSignInAt))
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 { // linked meanwhile: to them, or another's
+		if err != nil {
+			return err
+		}
+		err := s.signInIdentity(ctx, tx, id, data, audit)
+		if errors.Is(err, auth.ErrNotFound) {
+			return auth.ErrExists
+		}
+		return err
+	}
+	if link.Mail != nil {
+		if err := s.queueMail(ctx, tx, *link.Mail, id.CreatedAt, ""); err != nil {
+			return err
+		}
+	}
+	return s.audit(ctx, tx, audit)
+}
+
+// liftUnlink forgets that userID unlinked provider, for a link the person
+// or staff made; for a link byDomain it instead refuses (auth.ErrUnlinked)
+// when they did.
+func (s *DB) liftUnlink(ctx context.Context, tx *sql.Tx, userID, provider string, byDomain bool) error {
+	if !byDomain {
+		_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_identity_unlinks WHERE user_id = ? AND provider = ?`), userID, provider)
+		return err
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT 1 FROM auth_identity_unlinks WHERE user_id = ? AND provider = ?`), userID, provider).Scan(&one)
+	if err == nil {
+		return auth.ErrUnlinked
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
 	}
 	return err
 }
@@ -343,14 +401,21 @@ func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, newUser *auth.U
 func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audit auth.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "remove identity", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_identities WHERE id = ? AND user_id = ?`), identityID, userID)
+		var provider string
+		err := tx.QueryRowContext(ctx, s.d.rebind(`DELETE FROM auth_identities WHERE id = ? AND user_id = ? RETURNING provider`),
+			identityID, userID).Scan(&provider)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
+		found = true
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_identity_unlinks (user_id, provider, unlinked_at) VALUES (?, ?, ?)
+			ON CONFLICT (user_id, provider) DO UPDATE SET unlinked_at = excluded.unlinked_at`),
+			userID, provider, s.d.timeArg(audit.At)); err != nil {
 			return err
 		}
-		found = true
 		return s.audit(ctx, tx, audit)
 	})
 	if err == nil && !found {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/notify"
+	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
 
@@ -77,23 +79,36 @@ func testFederated(t *testing.T, engine storetest.Engine) {
 	at := t0
 	id := auth.Identity{ID: "30000000-0000-4000-8000-000000000001", UserID: ada.ID, Provider: "keycloak", Subject: "sub-ada",
 		Email: ada.Email, Data: map[string]any{"sub": "sub-ada"}, CreatedAt: t0, UpdatedAt: t0, LastSignInAt: &at}
-	if err := db.SaveIdentity(ctx, id, nil, auth.AuditEntry{At: t0, Action: auth.ActionIdentityLinked}); err != nil {
+	if err := db.SaveIdentity(ctx, id, nil, auth.AuditEntry{At: t0, Action: auth.ActionLogin}); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("signing in with an identity nobody has: err = %v, want ErrNotFound", err)
+	}
+	linked := notify.Email{From: "site@studio.test", To: []string{ada.Email}, Subject: "A sign-in method was added to your account"}
+	if err := db.SaveIdentity(ctx, id, &auth.Link{ByDomain: true, Mail: &linked}, auth.AuditEntry{At: t0, Action: auth.ActionIdentityLinked}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.SaveIdentity(ctx, id, nil, auth.AuditEntry{At: t0, Action: auth.ActionLogin}); err != nil {
 		t.Errorf("signing in again with one's identity: %v", err)
 	}
+	if err := db.SaveIdentity(ctx, id, &auth.Link{Mail: &linked}, auth.AuditEntry{At: t0, Action: auth.ActionIdentityLinked}); err != nil {
+		t.Errorf("linking one's identity twice at once: %v", err)
+	}
+	if n := outboxSubjects(t, db)[linked.Subject]; n != 1 {
+		t.Errorf("mails of a new link: %d, want 1 (not for a sign-in, nor for the same link again)", n)
+	}
 	bob := staff("00000000-0000-4000-8000-000000000002", "bob@studio.test")
 	stolen := id
 	stolen.ID, stolen.UserID = "30000000-0000-4000-8000-000000000002", bob.ID
-	if err := db.SaveIdentity(ctx, stolen, &bob, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrExists) {
+	if err := db.SaveIdentity(ctx, stolen, &auth.Link{NewUser: &bob}, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrExists) {
 		t.Errorf("another user's identity: err = %v, want ErrExists", err)
+	}
+	if err := db.SaveIdentity(ctx, stolen, nil, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("signing in with another user's identity: err = %v, want ErrNotFound", err)
 	}
 	if _, err := db.FindUserByEmail(ctx, bob.Email); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("a refused identity added its new user: %v", err)
 	}
 	stolen.Subject = "sub-bob"
-	if err := db.SaveIdentity(ctx, stolen, &bob, auth.AuditEntry{At: t0, Action: auth.ActionStaffAdded}); err != nil {
+	if err := db.SaveIdentity(ctx, stolen, &auth.Link{NewUser: &bob, ByDomain: true}, auth.AuditEntry{At: t0, Action: auth.ActionStaffAdded}); err != nil {
 		t.Fatalf("new user with identity: %v", err)
 	}
 	if u, err := db.FindUserByEmail(ctx, bob.Email); err != nil || len(u.Identities) != 1 || u.Identities[0].Subject != "sub-bob" {
@@ -109,7 +124,7 @@ func testFederated(t *testing.T, engine storetest.Engine) {
 	if _, err := db.FindIdentity(ctx, "keycloak", "sub-bob"); !errors.Is(err, auth.ErrNotFound) {
 		t.Errorf("identity of a removed member of staff: %v", err)
 	}
-	if err := db.SaveIdentity(ctx, stolen, &bob, auth.AuditEntry{At: t0, Action: auth.ActionStaffAdded}); err != nil {
+	if err := db.SaveIdentity(ctx, stolen, &auth.Link{NewUser: &bob, ByDomain: true}, auth.AuditEntry{At: t0, Action: auth.ActionStaffAdded}); err != nil {
 		t.Fatalf("adding them again with their identity: %v", err)
 	}
 	if err := db.RemoveIdentity(ctx, bob.ID, id.ID, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrNotFound) {
@@ -117,6 +132,34 @@ func testFederated(t *testing.T, engine storetest.Engine) {
 	}
 	if err := db.RemoveIdentity(ctx, ada.ID, id.ID, auth.AuditEntry{At: t0, Action: auth.ActionIdentityUnlinked}); err != nil {
 		t.Error(err)
+	}
+
+	// An identity unlinked stays unlinked: the provider's domain does not
+	// tie it again, and signing in with it finds nothing; a link the person
+	// makes does, and lifts that.
+	if err := db.SaveIdentity(ctx, id, nil, auth.AuditEntry{At: t0, Action: auth.ActionLogin}); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("signing in with an unlinked identity: err = %v, want ErrNotFound", err)
+	}
+	if err := db.SaveIdentity(ctx, id, &auth.Link{ByDomain: true, Mail: &linked}, auth.AuditEntry{At: t0}); !errors.Is(err, auth.ErrUnlinked) {
+		t.Errorf("the domain tying an unlinked provider again: err = %v, want ErrUnlinked", err)
+	}
+	if _, err := db.FindIdentity(ctx, "keycloak", "sub-ada"); !errors.Is(err, auth.ErrNotFound) {
+		t.Errorf("a refused link was stored: %v", err)
+	}
+	if err := db.SaveIdentity(ctx, id, &auth.Link{Mail: &linked}, auth.AuditEntry{At: t0, Action: auth.ActionIdentityLinked}); err != nil {
+		t.Fatalf("the person linking it again: %v", err)
+	}
+	if err := db.RemoveIdentity(ctx, ada.ID, id.ID, auth.AuditEntry{At: t0, Action: auth.ActionIdentityUnlinked}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveIdentity(ctx, id, &auth.Link{}, auth.AuditEntry{At: t0, Action: auth.ActionIdentityLinked}); err != nil {
+		t.Fatalf("linking it once more: %v", err)
+	}
+	if err := db.RemoveIdentity(ctx, ada.ID, id.ID, auth.AuditEntry{At: t0, Action: auth.ActionIdentityUnlinked}); err != nil {
+		t.Fatal(err)
+	}
+	if n := outboxSubjects(t, db)[linked.Subject]; n != 2 {
+		t.Errorf("mails of new links: %d, want 2", n)
 	}
 
 	// Removing a provider removes its identities and frees its entity id.
@@ -145,4 +188,18 @@ func testFederated(t *testing.T, engine storetest.Engine) {
 	if err != nil || string(k1.PrivateKey) != "k1" || string(k2.PrivateKey) != "k1" {
 		t.Errorf("SAMLKey = %q then %q, %v", k1.PrivateKey, k2.PrivateKey, err)
 	}
+}
+
+// outboxSubjects counts the queued mails by subject.
+func outboxSubjects(t *testing.T, db *store.DB) map[string]int {
+	t.Helper()
+	entries, err := db.ListOutbox(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range entries {
+		n[e.Subject]++
+	}
+	return n
 }
