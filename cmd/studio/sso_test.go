@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -20,6 +21,9 @@ import (
 
 	"github.com/crewjam/saml"
 	"github.com/google/uuid"
+
+	"studio/internal/auth"
+	"studio/internal/store"
 )
 
 // idpMetadata is the metadata of a SAML IdP whose entity id is entityID.
@@ -136,5 +140,76 @@ func TestSSOCommands(t *testing.T) {
 		listed[0].FetchedAt == nil || listed[0].FetchedAt.Sub(listed[0].CreatedAt).Abs() > time.Millisecond || listed[1].FetchedAt != nil ||
 		listed[1].EntityID != "https://okta.test/app" || strings.Join(listed[1].Domains, ",") != "studio.test" {
 		t.Errorf("sso list = %s", stdout)
+	}
+}
+
+// TestStaffLink: staff link ties a person at a provider to a member of
+// staff, mails them when the servers mail, audits it, and is refused for
+// an unknown provider or an identity another member of staff has.
+func TestStaffLink(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(t.TempDir(), "okta.xml")
+	if err := os.WriteFile(file, idpMetadata(t, "https://okta.test/app"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, who := range []string{"ada@studio.test", "grace@studio.test"} {
+		if code, _, stderr := runCLI(t, nil, "staff", "add", who, "--data", dir); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	code, stdout, stderr := runCLI(t, nil, "sso", "add", "--metadata-file", file, "--domain", "partner.test", "--data", dir)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	id := strings.TrimSpace(stdout)
+	mailing := func(name string) string {
+		return map[string]string{"STUDIO_SMTP_URL": "smtp://127.0.0.1:25", "STUDIO_NOTIFY_TO": "team@studio.test"}[name]
+	}
+	steps := []struct {
+		name     string
+		env      func(string) string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"link", mailing, []string{"staff", "link", "ada@studio.test", "--provider", "sso:" + id, "--subject", "ada-at-okta", "--data", dir}, 0,
+			"linked ada-at-okta at https://okta.test/app to ada@studio.test"},
+		{"link it to another", nil, []string{"staff", "link", "grace@studio.test", "--provider", id, "--subject", "ada-at-okta", "--data", dir}, 1,
+			"ada-at-okta at https://okta.test/app is already another member of staff's identity"},
+		{"no such provider", nil, []string{"staff", "link", "ada@studio.test", "--provider", "nope", "--subject", "x", "--data", dir}, 1, `no identity provider "nope"`},
+		{"no subject", nil, []string{"staff", "link", "ada@studio.test", "--provider", id, "--data", dir}, 1, "--provider and --subject are required"},
+		{"not staff", nil, []string{"staff", "link", "eve@studio.test", "--provider", id, "--subject", "x", "--data", dir}, 1, "eve@studio.test is not staff"},
+	}
+	for _, s := range steps {
+		code, stdout, stderr := runCLI(t, s.env, s.args...)
+		out := stdout
+		if s.wantCode != 0 {
+			out = stderr
+		}
+		if code != s.wantCode || !strings.Contains(out, s.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q", s.name, code, stdout, stderr, s.wantCode, s.want)
+		}
+	}
+	db, err := store.Open(context.Background(), store.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	identity, err := db.FindIdentity(context.Background(), auth.SSOName(id), "ada-at-okta")
+	if err != nil {
+		t.Fatalf("the link was not stored: %v", err)
+	}
+	ada, _ := db.FindUserByEmail(context.Background(), "ada@studio.test")
+	if identity.UserID != ada.ID {
+		t.Errorf("linked to %s, want Ada", identity.UserID)
+	}
+	mails, err := db.ClaimEmails(context.Background(), time.Now().Add(time.Minute), time.Minute, 10)
+	if err != nil || len(mails) != 1 || mails[0].Email.To[0] != "ada@studio.test" || mails[0].Email.From != "team@studio.test" ||
+		mails[0].Email.Subject != "A sign-in method was added to your account" {
+		t.Errorf("mails = %+v, %v; want one to Ada", mails, err)
+	}
+	_, stdout, _ = runCLI(t, nil, "audit", "list", "--data", dir, "--format", "csv")
+	if strings.Count(stdout, "identity_linked") != 1 {
+		t.Errorf("audit list:\n%s", stdout)
 	}
 }

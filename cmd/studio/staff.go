@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"studio/internal/auth"
+	"studio/internal/site"
 	"studio/internal/store"
 )
 
@@ -119,7 +121,7 @@ var staffSignInCodeCommand = func() command {
 			"Prints a one-time 6-digit code that signs EMAIL in, with the same rules as a\n"+
 			"mailed one (single use, expires, dead after 5 wrong tries); it replaces any\n"+
 			"code mailed before. For the first sign-in of a studio with no mail server yet.",
-		func(fs *flag.FlagSet) {
+		func(fs *flag.FlagSet, _ func(string) string) {
 			fs.DurationVar(&expiry, "otp-expiry", 10*time.Minute, "how long the code works")
 		},
 		func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
@@ -158,18 +160,70 @@ var staffResetMFACommand = staffCommand(
 	},
 )
 
+var staffLinkCommand = func() command {
+	var provider, subject, siteURL, sender string
+	return staffCommand(
+		"staff link",
+		"let an identity provider sign a member of staff in",
+		"studio staff link EMAIL --provider NAME --subject SUBJECT\n\n"+
+			"Ties the person SUBJECT at the identity provider NAME (an OpenID Connect\n"+
+			"provider's name, or a SAML provider's id; SUBJECT is its sub claim or NameID)\n"+
+			"to the member of staff EMAIL, who can then sign in there. A provider signs in\n"+
+			"only the people linked to it (by this command, or by themselves in the console)\n"+
+			"and the addresses of the domains it was added with; this is how staff outside\n"+
+			"those domains sign in with it, and how a provider they unlinked is linked again.\n"+
+			"The person is mailed that a sign-in method was added (when STUDIO_SMTP_URL and\n"+
+			"STUDIO_NOTIFY_TO are set, as for studio serve), and the link is in the audit log.",
+		func(fs *flag.FlagSet, env func(string) string) {
+			fs.StringVar(&provider, "provider", "", "the identity provider: an OpenID Connect provider's name, or a SAML provider's id")
+			fs.StringVar(&subject, "subject", "", "the person at the provider: the sub claim (OpenID Connect) or the NameID (SAML)")
+			envString(fs, &siteURL, "site-url", "STUDIO_SITE_URL", site.BuildOrigin, "public origin of the site, named in the mail", env)
+			sender = mailSender(env)
+		},
+		func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
+			if provider == "" || strings.TrimSpace(subject) == "" {
+				return errors.New("--provider and --subject are required")
+			}
+			p, err := db.FindProvider(ctx, provider)
+			if errors.Is(err, auth.ErrNotFound) {
+				p, err = db.FindProvider(ctx, strings.TrimPrefix(provider, "sso:"))
+			}
+			if errors.Is(err, auth.ErrNotFound) {
+				return fmt.Errorf("no identity provider %q (studio oauth list, studio sso list)", provider)
+			}
+			if err != nil {
+				return err
+			}
+			now := time.Now().UTC()
+			id := auth.Identity{ID: uuid.NewString(), UserID: u.ID, Provider: p.Name, Subject: subject, Email: u.Email,
+				Data: map[string]any{"sub": subject}, CreatedAt: now, UpdatedAt: now}
+			audit := cliAudit(auth.ActionIdentityLinked, u)
+			audit.Detail = p.Name
+			err = db.SaveIdentity(ctx, id, &auth.Link{Mail: auth.LinkedMail(sender, siteURL, u, p, subject)}, audit)
+			if errors.Is(err, auth.ErrExists) {
+				return fmt.Errorf("%s at %s is already another member of staff's identity", subject, p.Label())
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "linked %s at %s to %s\n", subject, p.Label(), u.Email)
+			return nil
+		},
+	)
+}()
+
 // staffCommand is a command about one member of staff, "NAME EMAIL":
 // flags (when not nil) binds its own flags; run gets the store (--data or
 // DATABASE_URL) and the person, or the command fails when EMAIL is not
 // staff.
-func staffCommand(name, summary, description string, flags func(*flag.FlagSet),
+func staffCommand(name, summary, description string, flags func(*flag.FlagSet, func(string) string),
 	run func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error) command {
 	return command{
 		name: name, summary: summary, description: description,
 		setup: func(fs *flag.FlagSet, env func(string) string) action {
 			cfg := storeFlags(fs, env)
 			if flags != nil {
-				flags(fs)
+				flags(fs, env)
 			}
 			return func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 				email, err := oneEmail(fs, stderr)
@@ -189,6 +243,23 @@ func staffCommand(name, summary, description string, flags func(*flag.FlagSet),
 			}
 		},
 	}
+}
+
+// mailSender is the sender of the mails studio serve sends, as its
+// environment says: STUDIO_NOTIFY_FROM, else the first STUDIO_NOTIFY_TO;
+// "" when it sends none (no STUDIO_SMTP_URL), so that a command queues no
+// mail nobody would send.
+func mailSender(env func(string) string) string {
+	if env("STUDIO_SMTP_URL") == "" {
+		return ""
+	}
+	if from := env("STUDIO_NOTIFY_FROM"); from != "" {
+		return from
+	}
+	if to := splitList(env("STUDIO_NOTIFY_TO")); len(to) > 0 {
+		return to[0]
+	}
+	return ""
 }
 
 // cliAudit is the audit entry of an operator's command about u.

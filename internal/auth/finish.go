@@ -205,19 +205,27 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 // linkedMail tells u that the provider of p may now sign them in; nil when
 // mail is off.
 func (s *Service) linkedMail(u User, p federatedPerson) *notify.Email {
-	if s.cfg.MailFrom == "" {
+	account := p.Subject
+	if p.Email != "" {
+		account = p.Email
+	}
+	return LinkedMail(s.cfg.MailFrom, s.cfg.SiteOrigin, u, p.Provider, account)
+}
+
+// LinkedMail is the mail from sender that tells u that provider may now
+// sign them in on the site at siteOrigin, as account there: every new link
+// is mailed, so that one the person did not make is seen. Nil without a
+// sender (mail is off).
+func LinkedMail(sender, siteOrigin string, u User, provider Provider, account string) *notify.Email {
+	if sender == "" {
 		return nil
 	}
-	host := s.cfg.SiteOrigin
-	if o, err := url.Parse(host); err == nil {
+	host := siteOrigin
+	if o, err := url.Parse(siteOrigin); err == nil && o.Host != "" {
 		host = o.Host
 	}
-	at := p.Subject
-	if p.Email != "" {
-		at = p.Email
-	}
 	return &notify.Email{
-		From:    s.cfg.MailFrom,
+		From:    sender,
 		To:      []string{u.Email},
 		Subject: "A sign-in method was added to your account",
 		Body: fmt.Sprintf("The identity provider %s may now sign you in as %s on %s:\n"+
@@ -225,7 +233,7 @@ func (s *Service) linkedMail(u User, p federatedPerson) *notify.Email {
 			"If it was not you, someone may be able to sign in as you. Unlink it in the\n"+
 			"console (Account, Sign-in methods), or ask the site's operator to end your\n"+
 			"sessions (studio staff remove, or studio staff reset-mfa %s).\n",
-			p.Provider.Label(), u.Email, host, at, u.Email),
+			provider.Label(), u.Email, host, account, u.Email),
 	}
 }
 
