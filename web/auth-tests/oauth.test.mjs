@@ -94,7 +94,8 @@ async function signInAt(authorizeUrl, user) {
 const sha256hex = (s) => createHash("sha256").update(s).digest("hex");
 
 test("studio oauth add runs discovery; list shows the provider, never its secret", async () => {
-  assert.match(await addProvider(name, "--scopes", "offline_access"), new RegExp(`added provider ${name}`));
+  // name vouches for the staff's domain; allowing only for another one.
+  assert.match(await addProvider(name, "--scopes", "offline_access", "--allow-domain", "studio.test"), new RegExp(`added provider ${name}`));
   assert.match(await addProvider(allowing, "--allow-domain", domain), new RegExp(`added provider ${allowing}`));
   const list = store.cli("oauth", "list", "--format", "json");
   const mine = JSON.parse(list).find((p) => p.name === name);
@@ -172,6 +173,41 @@ test("refusals come back to redirectTo with error parameters, and create nobody"
   const unknown = await fetch(`${server.url}/auth/v1/authorize?provider=nope-${suffix}`, { redirect: "manual" });
   assert.equal(unknown.status, 400);
   assert.match((await unknown.json()).msg, /Unsupported provider/);
+});
+
+test("a provider does not vouch for staff outside its domains: refused as a stranger is, until linked on purpose", async () => {
+  // allowing vouches for people-….test only; Ada is staff, of studio.test.
+  const { c } = makeClient(server.url, anonKey, "pkce");
+  const outcomes = [];
+  for (const user of [ada, eve]) {
+    const { data } = await c.auth.signInWithOAuth({ provider: allowing, options: { redirectTo: back, skipBrowserRedirect: true } });
+    const end = await signInAt(data.url, user);
+    assert.equal(end.searchParams.get("code"), null, `${user.email} signed in: ${end}`);
+    outcomes.push([...end.searchParams.entries()]);
+  }
+  assert.deepEqual(outcomes[0], outcomes[1], "a staff address is answered otherwise than a stranger's");
+  assert.deepEqual(Object.fromEntries(outcomes[0]).error, "access_denied");
+  const byToken = await c.auth.signInWithIdToken({ provider: allowing, token: op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true }) });
+  assert.equal(byToken.data.session, null);
+  assert.equal(byToken.error?.code, "signup_disabled");
+  const adaId = JSON.parse(store.cli("staff", "list", "--format", "json")).find((p) => p.email === ada.email).id;
+  const linked = () => store.cli("audit", "list", "--format", "json");
+  assert.ok(!JSON.parse(linked()).some((e) => e.action === "identity_linked" && e.detail === allowing), "the refused identity was linked");
+  assert.match(linked(), /not vouched: the address is outside the provider's domains/);
+
+  // An operator links Ada's account there: it signs her in from then on.
+  assert.match(store.cli("staff", "link", ada.email, "--provider", allowing, "--subject", ada.sub), new RegExp(`linked ${ada.sub}`));
+  const { data } = await c.auth.signInWithOAuth({ provider: allowing, options: { redirectTo: back, skipBrowserRedirect: true } });
+  const end = await signInAt(data.url, ada);
+  const { data: session, error } = await c.auth.exchangeCodeForSession(end.searchParams.get("code"));
+  assert.equal(error, null);
+  assert.equal(session.user.id, adaId);
+
+  // Unlinked, it stays unlinked.
+  const identity = (await c.auth.getUserIdentities()).data.identities.find((i) => i.provider === allowing);
+  assert.equal((await c.auth.unlinkIdentity(identity)).error, null);
+  const again = await c.auth.signInWithIdToken({ provider: allowing, token: op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true }) });
+  assert.equal(again.data.session, null, "an unlinked identity signed in");
 });
 
 test("an allowed domain adds its person as staff on first sign-in", async () => {

@@ -27,6 +27,8 @@ const domain = `sso-${run}.test`;
 const ada = { username: "ada", password: "ada's pw", email: `ada@${domain}` };
 const grace = { username: "grace", password: "grace's pw", email: `grace@${domain}` };
 const eve = { username: "eve", password: "eve's pw", email: `eve@elsewhere-${run}.test` };
+// Staff, but not of the provider's domain.
+const bob = { username: "bob", password: "bob's pw", email: `bob@staff-${run}.test` };
 
 let store, server, anonKey, idp, providerId;
 const extraIdPs = [];
@@ -35,7 +37,8 @@ before(async () => {
   store = newStore();
   anonKey = store.cli("keys", "print-anon").trim();
   store.cli("staff", "add", ada.email);
-  idp = await startSAMLIdP({ ...sp, users: [ada, grace, eve], otherSps: [{ entityId: "https://elsewhere.test/sp", acsUrl: "https://elsewhere.test/acs" }] });
+  store.cli("staff", "add", bob.email);
+  idp = await startSAMLIdP({ ...sp, users: [ada, grace, eve, bob], otherSps: [{ entityId: "https://elsewhere.test/sp", acsUrl: "https://elsewhere.test/acs" }] });
   server = await startServe(["--data", store.dataDir, "--site-url", site, "--rate-limit", "off",
     "--auth-rate-limit", "off", "--auth-refresh-rate-limit", "off"]);
   providerId = store.cli("sso", "add", "--metadata-url", idp.metadataUrl, "--domain", domain).trim();
@@ -152,6 +155,31 @@ test("a person who is not staff and not of the provider's domain: error params, 
   assertRefused(to, "signup_disabled");
   assert.equal(to.searchParams.get("error"), "access_denied");
   assert.ok(!isStaff(eve.email));
+});
+
+test("a provider does not vouch for staff outside its domains: refused as a stranger is, until an operator links them", async () => {
+  const { c } = makeClient(server.url, anonKey, "pkce");
+  const answers = [];
+  let subject;
+  for (const person of [bob, eve]) {
+    const answer = await samlLogin({ url: await start(c, { providerId }), username: person.username, password: person.password });
+    const to = await post(answer);
+    assertRefused(to, "signup_disabled");
+    answers.push([to.searchParams.get("error"), to.searchParams.get("error_code"), to.searchParams.get("error_description")]);
+    if (person === bob) {
+      subject = answer.xml.match(/Name="urn:oasis:names:tc:SAML:attribute:subject-id"[^>]*>\s*<saml:AttributeValue[^>]*>([^<]+)</)?.[1] ??
+        answer.xml.match(/<saml:NameID[^>]*>([^<]+)</)?.[1];
+    }
+  }
+  assert.deepEqual(answers[0], answers[1], "a staff address is answered otherwise than a stranger's");
+  assert.ok(subject, "no subject in the IdP's answer");
+  assert.match(store.cli("audit", "list", "--format", "csv"), /not vouched: the address is outside the provider's domains/);
+
+  store.cli("staff", "link", bob.email, "--provider", providerId, "--subject", subject);
+  const to = await post(await samlLogin({ url: await start(c, { providerId }), username: bob.username, password: bob.password }));
+  const { data, error } = await c.auth.exchangeCodeForSession(to.searchParams.get("code"));
+  assert.equal(error, null, `${to}`);
+  assert.equal(data.user.email, bob.email);
 });
 
 test("a tampered SAMLResponse (the e-mail changed after the IdP signed it) is refused", async () => {
