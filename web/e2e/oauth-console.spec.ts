@@ -46,7 +46,8 @@ test.beforeAll(async () => {
   // Not execFileSync: discovery calls the provider, which runs in this process.
   await promisify(execFile)(
     resolve(import.meta.dirname, "../../bin/studio"),
-    ["oauth", "add", provider, "--issuer", op.issuer, "--client-id", client.client_id, "--data", studio.dataDir],
+    // The provider vouches for the staff's domain: Ada and Carol sign in through it.
+    ["oauth", "add", provider, "--issuer", op.issuer, "--client-id", client.client_id, "--allow-domain", "studio.test", "--data", studio.dataDir],
     { env: { ...env, STUDIO_OAUTH_CLIENT_SECRET: client.client_secret } },
   );
 });
