@@ -12,6 +12,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"studio/internal/fault"
@@ -128,6 +129,8 @@ const (
 	ActionFactorFailed   = "factor_verify_failed"
 	ActionFactorLocked   = "factor_locked_out" // MaxFactorFailures wrong codes: someone is guessing
 	ActionFactorRemoved  = "factor_unenrolled"
+	ActionCodesLocked    = "codes_locked_out" // MaxCodeFailures wrong codes typed for a person: someone is guessing
+	ActionCodesUnlocked  = "codes_unlocked"   // studio staff unlock
 )
 
 // FailedTry is the audit entry of a try of a one-time code that the store
@@ -139,8 +142,12 @@ func FailedTry(e AuditEntry, userID string, refused error) AuditEntry {
 	if userID != "" {
 		e.UserID = userID
 	}
-	if errors.Is(refused, ErrPKCERequired) {
+	var locked *CodesLockedError
+	switch {
+	case errors.Is(refused, ErrPKCERequired):
 		e.Detail = "pkce link without its verifier"
+	case errors.As(refused, &locked):
+		e.Detail = strings.TrimPrefix(e.Detail+", codes locked out", ", ")
 	}
 	return e
 }
@@ -201,6 +208,17 @@ type Store interface {
 	// The Consume methods are tries of a one-time code. A try that does
 	// not use the code adds FailedTry(failure, …) to the audit log in its
 	// transaction.
+	//
+	// A code typed with an address or a number (ConsumeCodeByEmail,
+	// ConsumeCodeByPhone, ConsumeEmailChange) is tried for the person it
+	// names: the member of staff with that address or number, else the
+	// address or number itself. While the person's codes are locked out
+	// (CodeFailures.LockedUntil) no code is checked: *CodesLockedError. A
+	// wrong code (ErrCodeInvalid) counts against the person, in the same
+	// transaction; the one that makes MaxCodeFailures within
+	// CodeFailureWindow logs failure.Locked and, for a member of staff,
+	// queues failure.LockedMail. The work is the same whether the person is
+	// staff or not.
 
 	// ConsumeCode uses the user's live code of purpose if its hash is
 	// codeHash (compared in constant time) and it has not expired nor been
@@ -213,18 +231,18 @@ type Store interface {
 	// staff's or not, with a live code or not: the time taken tells
 	// nothing.
 	ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
-		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
+		match func(userID, codeHash string) bool, failure CodeFailure) (userID string, err error)
 	// ConsumeCodeByPhone is ConsumeCodeByEmail for the member of staff
 	// whose phone is phone.
 	ConsumeCodeByPhone(ctx context.Context, phone, purpose string, now time.Time, maxTries int,
-		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
+		match func(userID, codeHash string) bool, failure CodeFailure) (userID string, err error)
 	// ConsumeEmailChange uses the live e-mail change code sent to email (or
 	// of the user whose address email still is) when match(userID, hash)
 	// holds for it, and makes its new address the user's; ErrCodeInvalid
 	// (every try counts), or ErrExists when the new address became someone
 	// else's meanwhile (the code is used: not a failed try).
 	ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
-		match func(userID, codeHash string) bool, failure AuditEntry) (userID string, err error)
+		match func(userID, codeHash string) bool, failure CodeFailure) (userID string, err error)
 	// ConsumeLink uses the live code of purpose whose link hash is linkHash
 	// and returns its user, or ErrCodeInvalid (also for a code tried
 	// maxTries times). The link of an e-mail change code makes its new

@@ -219,7 +219,8 @@ func (s *Service) handleResendPhone(w http.ResponseWriter, r *http.Request, p re
 // with a code sent by SMS (amr otp). Like a typed e-mail code: a wrong,
 // expired or used code, or a number that is not staff's, is 403
 // otp_expired no sooner than FailedCodeFloor; every try counts, and the
-// fifth kills the code.
+// fifth kills the code. Wrong codes count against the person with the
+// e-mail codes' (codelock.go).
 func (s *Service) handleVerifyPhone(w http.ResponseWriter, r *http.Request, p verifyParams) {
 	switch {
 	case s.cfg.SMS == nil:
@@ -245,7 +246,7 @@ func (s *Service) handleVerifyPhone(w http.ResponseWriter, r *http.Request, p ve
 	defer cancel()
 	audit := s.audit(r, ActionLoginFailed)
 	audit.Detail = "sms"
-	userID, err := s.store.ConsumeCodeByPhone(ctx, phone, PurposeSMS, s.cfg.Now(), MaxCodeTries, codeMatches(p.Token), audit)
+	userID, err := s.store.ConsumeCodeByPhone(ctx, phone, PurposeSMS, s.cfg.Now(), MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
 	var u User
 	if err == nil {
 		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, ErrNotFound) {

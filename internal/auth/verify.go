@@ -39,7 +39,8 @@ const maxTokenLength = 128
 // {token_hash, type} signs in with a mailed code or link and answers the
 // session. A wrong, expired or used code (or an address that is not
 // staff) is 403 otp_expired; every try counts, and the fifth kills the
-// code. The link of a code asked for with PKCE is 400
+// code. MaxCodeFailures wrong codes typed for one person lock their codes
+// out (codelock.go): 429 over_request_rate_limit. The link of a code asked for with PKCE is 400
 // flow_state_not_found: only its verifier redeems it (pkce.go). A phone's
 // code is handleVerifyPhone's.
 func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
@@ -93,9 +94,9 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 		}
 		method, audit.Email = "otp", email
 		if purpose == PurposeEmailChange {
-			userID, err = s.store.ConsumeEmailChange(ctx, email, now, MaxCodeTries, codeMatches(p.Token), audit)
+			userID, err = s.store.ConsumeEmailChange(ctx, email, now, MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
 		} else {
-			userID, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, MaxCodeTries, codeMatches(p.Token), audit)
+			userID, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
 		}
 		if errors.Is(err, ErrExists) {
 			writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
@@ -168,12 +169,16 @@ func (s *Service) newSession(r *http.Request, u User, method string, audit Audit
 }
 
 // verifyFailed answers a failed verification, 403 otp_expired with msg
-// (400 flow_state_not_found for a PKCE link); it returns false when err is
-// nil. The store logged the failed try.
+// (400 flow_state_not_found for a PKCE link, 429 while the person's codes
+// are locked out); it returns false when err is nil. The store logged the
+// failed try.
 func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error, msg string) bool {
+	var locked *CodesLockedError
 	switch {
 	case err == nil:
 		return false
+	case errors.As(err, &locked):
+		s.answerCodesLocked(w, r, locked)
 	case errors.Is(err, ErrCodeInvalid):
 		s.countSignIn(codeOTPExpired)
 		writeError(w, r, newError(http.StatusForbidden, codeOTPExpired, "%s", msg))

@@ -16,13 +16,17 @@ import (
 // the mails that carry them.
 
 // ClaimEmailSend implements auth.Store. Rows older than a day are pruned
-// on the way, so the table holds only recent addresses.
+// on the way, so the table holds only recent addresses, and so are the
+// counts of wrong codes whose window ended (code_failures.go).
 func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
 	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
 	var retry time.Duration
 	err := s.write(ctx, "claim e-mail send", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_email_sends WHERE last_sent_at < ?`),
 			s.d.timeArg(now.Add(-24*time.Hour))); err != nil {
+			return err
+		}
+		if err := s.pruneCodeFailures(ctx, tx, now); err != nil {
 			return err
 		}
 		// One statement claims the address or finds it claimed: concurrent
@@ -126,49 +130,52 @@ func (s *DB) tryCode(ctx context.Context, op string, failure auth.AuditEntry, tr
 // (consumeCode), so concurrent tries never compare more than maxTries.
 func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
 	match := func(_, stored string) bool { return subtle.ConstantTimeCompare([]byte(stored), []byte(codeHash)) == 1 }
-	_, err := s.consumeCode(ctx, "consume code", `user_id = ? AND purpose = ?`, []any{userID, purpose},
-		now, maxTries, match, failure, nil)
+	_, err := s.tryCode(ctx, "consume code", failure,
+		s.consumeCode(`user_id = ? AND purpose = ?`, []any{userID, purpose}, now, maxTries, match, nil))
 	return err
 }
 
-// ConsumeCodeByEmail implements auth.Store.
+// ConsumeCodeByEmail implements auth.Store: the person is found by address
+// (tryTypedCode).
 func (s *DB) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
-	return s.consumeCode(ctx, "consume code", `user_id = (SELECT id FROM auth_users WHERE email = ?) AND purpose = ?`,
-		[]any{email, purpose}, now, maxTries, match, failure, nil)
+	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
+	return s.tryTypedCode(ctx, "consume code", personByEmail(email), now, failure,
+		s.consumeCode(`user_id = (SELECT id FROM auth_users WHERE email = ?) AND purpose = ?`, []any{email, purpose}, now, maxTries, match, nil))
 }
 
-// ConsumeEmailChange implements auth.Store.
+// ConsumeEmailChange implements auth.Store: the person is the one whose
+// address email is, else that address (the new one, typically).
 func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
+	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
 	var exists bool
-	userID, err := s.consumeCode(ctx, "consume e-mail change code", `id = (SELECT c.id FROM auth_one_time_codes c
+	userID, err := s.tryTypedCode(ctx, "consume e-mail change code", personByEmail(email), now, failure, s.consumeCode(`id = (SELECT c.id FROM auth_one_time_codes c
 			WHERE c.purpose = ? AND c.used_at IS NULL AND c.expires_at > ? AND c.tries < ?
 			AND (c.new_email = ? OR c.user_id IN (SELECT id FROM auth_users WHERE email = ?))
 			ORDER BY c.id DESC LIMIT 1)`,
-		[]any{auth.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email}, now, maxTries, match, failure,
+		[]any{auth.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email}, now, maxTries, match,
 		func(tx *sql.Tx, userID, newEmail string) error {
 			changed, err := s.changeEmail(ctx, tx, userID, newEmail, now)
 			exists = !changed
 			return err
-		})
+		}))
 	if err == nil && exists {
 		return userID, auth.ErrExists
 	}
 	return userID, err
 }
 
-// consumeCode counts a try on the live code that owner (a condition with
-// args) selects and uses it when match(userID, its hash) holds, then calls
-// then (when not nil) in the same transaction; otherwise it logs failure
-// and returns auth.ErrCodeInvalid. The try is one UPDATE that touches one
-// row or none, followed by the same audit insert whether or not there was
-// a code, so the time taken does not tell whether an address is staff's.
-// A code tried maxTries times is dead, its link too (ConsumeLink).
-func (s *DB) consumeCode(ctx context.Context, op, owner string, args []any, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.AuditEntry,
-	then func(tx *sql.Tx, userID, newEmail string) error) (string, error) {
-	return s.tryCode(ctx, op, failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
+// consumeCode is the try (for tryCode) that counts a try on the live code
+// that owner (a condition with args) selects and uses it when
+// match(userID, its hash) holds, then calls then (when not nil) in the same
+// transaction; otherwise it refuses the code with auth.ErrCodeInvalid. The
+// try is one UPDATE that touches one row or none, followed by the same
+// audit insert whether or not there was a code, so the time taken does not
+// tell whether an address is staff's. A code tried maxTries times is dead,
+// its link too (ConsumeLink).
+func (s *DB) consumeCode(owner string, args []any, now time.Time, maxTries int,
+	match func(userID, codeHash string) bool,
+	then func(tx *sql.Tx, userID, newEmail string) error) func(context.Context, *sql.Tx) (codeTry, error) {
+	return func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
 		var stored, newEmail string
@@ -193,7 +200,7 @@ func (s *DB) consumeCode(ctx context.Context, op, owner string, args []any, now 
 			return t, nil
 		}
 		return t, then(tx, t.userID, newEmail)
-	})
+	}
 }
 
 // ConsumeLink implements auth.Store. The hash is looked up by index: it is

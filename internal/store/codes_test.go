@@ -78,7 +78,7 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	}
 	byEmail := func(email, hash string) (string, error) {
 		return db.ConsumeCodeByEmail(ctx, email, auth.PurposeSignIn, t0, 5,
-			func(userID, stored string) bool { return userID == ada.ID && stored == hash }, auth.AuditEntry{})
+			func(userID, stored string) bool { return userID == ada.ID && stored == hash }, auth.CodeFailure{})
 	}
 	if _, err := byEmail("eve@studio.test", "right"); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("by an address that is not staff's: err = %v, want ErrCodeInvalid", err)
@@ -227,11 +227,11 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		return func(userID, stored string) bool { return userID == ada.ID && stored == want }
 	}
 	change("h1", "l1", "lovelace@studio.test")
-	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), auth.CodeFailure{}); !errors.Is(err, auth.ErrCodeInvalid) {
 		t.Errorf("wrong code: err = %v", err)
 	}
 	// Found by the current address too.
-	userID, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), auth.AuditEntry{})
+	userID, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), auth.CodeFailure{})
 	if err != nil || userID != ada.ID {
 		t.Fatalf("ConsumeEmailChange = %q, %v", userID, err)
 	}
@@ -239,7 +239,7 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		t.Errorf("address after the change = %q", u.Email)
 	}
 	change("h2", "l2", "bob@studio.test")
-	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), auth.AuditEntry{}); !errors.Is(err, auth.ErrExists) {
+	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), auth.CodeFailure{}); !errors.Is(err, auth.ErrExists) {
 		t.Errorf("someone else's address: err = %v, want ErrExists", err)
 	}
 	change("h3", "l3", "ada@studio.test")
@@ -270,7 +270,7 @@ func TestCodeTriesRace(t *testing.T) {
 			_, _, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})
 		}},
 		{"e-mail change code", auth.PurposeEmailChange, false, func(db *store.DB) {
-			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})
+			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, auth.CodeFailure{})
 		}},
 	}
 	for _, engine := range storetest.Engines() {

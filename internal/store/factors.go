@@ -291,10 +291,10 @@ func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit au
 	return err
 }
 
-// ResetFactors removes every factor of the user and ends their sessions
-// ("studio staff reset-mfa", for someone who lost their authenticator or
-// whose factor is locked out by someone guessing its codes), and returns how
-// many factors there were.
+// ResetFactors removes every factor of the user, ends their sessions and
+// clears their count of wrong sign-in codes ("studio staff reset-mfa", for
+// someone who lost their authenticator or whose factor or codes are locked
+// out by someone guessing), and returns how many factors there were.
 func (s *DB) ResetFactors(ctx context.Context, userID string, audit auth.AuditEntry) (int, error) {
 	var n int64
 	err := s.write(ctx, "reset factors", func(ctx context.Context, tx *sql.Tx) error {
@@ -308,6 +308,9 @@ func (s *DB) ResetFactors(ctx context.Context, userID string, audit auth.AuditEn
 			return err
 		}
 		if err := s.endSessions(ctx, tx, `user_id = ?`, userID); err != nil {
+			return err
+		}
+		if _, err := s.clearCodeFailures(ctx, tx, userID); err != nil {
 			return err
 		}
 		audit.Detail = fmt.Sprintf("reset: %d factor(s)", n)

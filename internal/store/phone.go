@@ -19,9 +19,10 @@ func (s *DB) FindUserByPhone(ctx context.Context, phone string) (auth.User, erro
 }
 
 // ConsumeCodeByPhone implements auth.Store: ConsumeCodeByEmail's one UPDATE,
-// the user found by phone.
+// the user (and the person whose wrong codes count) found by phone.
 func (s *DB) ConsumeCodeByPhone(ctx context.Context, phone, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.AuditEntry) (string, error) {
-	return s.consumeCode(ctx, "consume code", `user_id = (SELECT id FROM auth_users WHERE phone = ? AND phone <> '') AND purpose = ?`,
-		[]any{phone, purpose}, now, maxTries, match, failure, nil)
+	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
+	return s.tryTypedCode(ctx, "consume code", personByPhone(phone), now, failure,
+		s.consumeCode(`user_id = (SELECT id FROM auth_users WHERE phone = ? AND phone <> '') AND purpose = ?`,
+			[]any{phone, purpose}, now, maxTries, match, nil))
 }
