@@ -147,8 +147,9 @@ var staffResetMFACommand = staffCommand(
 	"studio staff reset-mfa EMAIL\n\n"+
 		"For someone who lost their authenticator app or passkey, or whose factor is\n"+
 		"locked out because someone guessed its codes: removes every factor they enrolled\n"+
-		"(and their counts of wrong codes) and ends their sessions. They sign in again\n"+
-		"by e-mail and enrol a new factor (with --require-mfa, before they see any data).",
+		"(and their counts of wrong codes, of sign-in codes too) and ends their sessions.\n"+
+		"They sign in again by e-mail and enrol a new factor (with --require-mfa, before\n"+
+		"they see any data).",
 	nil,
 	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
 		n, err := db.ResetFactors(ctx, u.ID, cliAudit(auth.ActionFactorRemoved, u))
@@ -211,6 +212,30 @@ var staffLinkCommand = func() command {
 		},
 	)
 }()
+
+var staffUnlockCommand = staffCommand(
+	"staff unlock",
+	"let a member of staff's sign-in codes work again after a lockout",
+	"studio staff unlock EMAIL\n\n"+
+		"Someone who types 10 wrong sign-in codes for a person within an hour, mailed or\n"+
+		"sent by SMS, locks that person's codes out until the hour ends (they are mailed,\n"+
+		"and the audit log says codes_locked_out). This clears the person's count of wrong\n"+
+		"codes at once, so that their next code works; it is logged as codes_unlocked.\n"+
+		"Their sessions, factors and links are not touched.",
+	nil,
+	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
+		f, err := db.UnlockCodes(ctx, u.ID, cliAudit(auth.ActionCodesUnlocked, u))
+		if err != nil {
+			return err
+		}
+		if f.LockedUntil(time.Now()).IsZero() {
+			fmt.Fprintf(stdout, "the codes of %s were not locked out; cleared %d wrong code(s)\n", u.Email, f.Count)
+			return nil
+		}
+		fmt.Fprintf(stdout, "unlocked the codes of %s (%d wrong codes since %s)\n", u.Email, f.Count, f.Since.UTC().Format(time.RFC3339))
+		return nil
+	},
+)
 
 // staffCommand is a command about one member of staff, "NAME EMAIL":
 // flags (when not nil) binds its own flags; run gets the store (--data or

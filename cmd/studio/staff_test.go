@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -109,6 +110,79 @@ func TestStaffResetMFA(t *testing.T) {
 	}
 	if _, err := db.FindSession(ctx, sess.ID); err == nil {
 		t.Error("the session outlived reset-mfa")
+	}
+}
+
+// TestStaffUnlock: unlock (and reset-mfa) clear a lockout of the person's
+// sign-in codes at once, logged as codes_unlocked.
+func TestStaffUnlock(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, nil, "staff", "add", "ada@studio.test", "--data", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	db := storetest.MustOpen(t, store.Config{DataDir: dir})
+	ctx := context.Background()
+	u, err := db.FindUserByEmail(ctx, "ada@studio.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed := func(hash string) error {
+		_, err := db.ConsumeCodeByEmail(ctx, u.Email, auth.PurposeSignIn, time.Now(), auth.MaxCodeTries,
+			func(_, stored string) bool { return stored == hash }, auth.CodeFailure{})
+		return err
+	}
+	// lockOut types MaxCodeFailures wrong codes, then gives Ada a code that
+	// is refused for it.
+	lockOut := func() {
+		t.Helper()
+		for range auth.MaxCodeFailures {
+			if err := typed("wrong"); !errors.Is(err, auth.ErrCodeInvalid) {
+				t.Fatalf("wrong code: %v", err)
+			}
+		}
+		now := time.Now()
+		c := auth.Code{UserID: u.ID, Purpose: auth.PurposeSignIn, CodeHash: "right", LinkHash: "link", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+		if err := db.CreateCode(ctx, c, auth.AuditEntry{}); err != nil {
+			t.Fatal(err)
+		}
+		var locked *auth.CodesLockedError
+		if err := typed("right"); !errors.As(err, &locked) {
+			t.Fatalf("the right code after %d wrong ones: %v, want locked out", auth.MaxCodeFailures, err)
+		}
+	}
+
+	lockOut()
+	code, stdout, stderr := runCLI(t, nil, "staff", "unlock", "ada@studio.test", "--data", dir)
+	if code != 0 || !strings.Contains(stdout, "unlocked the codes of ada@studio.test (10 wrong codes since ") {
+		t.Fatalf("unlock = %d %q %q", code, stdout, stderr)
+	}
+	if err := typed("right"); err != nil {
+		t.Errorf("the right code after unlock: %v", err)
+	}
+	for _, s := range []struct {
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{[]string{"staff", "unlock", "ada@studio.test", "--data", dir}, 0, "the codes of ada@studio.test were not locked out; cleared 0 wrong code(s)"},
+		{[]string{"staff", "unlock", "eve@studio.test", "--data", dir}, 1, "eve@studio.test is not staff"},
+		{[]string{"staff", "unlock", "--data", dir}, 2, "want an e-mail address"},
+	} {
+		code, stdout, stderr := runCLI(t, nil, s.args...)
+		if out := stdout + stderr; code != s.wantCode || !strings.Contains(out, s.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", s.args, code, out, s.wantCode, s.want)
+		}
+	}
+
+	lockOut()
+	if code, stdout, stderr := runCLI(t, nil, "staff", "reset-mfa", "ada@studio.test", "--data", dir); code != 0 {
+		t.Fatalf("reset-mfa = %d %q %q", code, stdout, stderr)
+	}
+	if err := typed("right"); err != nil {
+		t.Errorf("the right code after reset-mfa: %v", err)
+	}
+	if code, stdout, _ := runCLI(t, nil, "audit", "list", "--data", dir, "--format", "csv"); code != 0 || strings.Count(stdout, "codes_unlocked") != 2 {
+		t.Errorf("audit list = %d, want two codes_unlocked:\n%s", code, stdout)
 	}
 }
 
