@@ -12,7 +12,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"studio/internal/fault"
@@ -134,9 +133,9 @@ const (
 )
 
 // FailedTry is the audit entry of a try of a one-time code that the store
-// refused with refused (ErrCodeInvalid, ErrPKCERequired, …): e, of the
-// code's user when there was a code (userID), and saying why when there is
-// more to say than a wrong code. The store writes it in the try's
+// refused with refused (ErrCodeInvalid, ErrPKCERequired, *CodesLockedError,
+// …): e, of the code's user when there was a code (userID), and saying why
+// when there is more to say than a wrong code. The store writes it in the try's
 // transaction: a failed try is logged there and only there.
 func FailedTry(e AuditEntry, userID string, refused error) AuditEntry {
 	if userID != "" {
@@ -147,7 +146,10 @@ func FailedTry(e AuditEntry, userID string, refused error) AuditEntry {
 	case errors.Is(refused, ErrPKCERequired):
 		e.Detail = "pkce link without its verifier"
 	case errors.As(refused, &locked):
-		e.Detail = strings.TrimPrefix(e.Detail+", codes locked out", ", ")
+		if e.Detail != "" {
+			e.Detail += ", "
+		}
+		e.Detail += "codes locked out"
 	}
 	return e
 }
@@ -206,8 +208,8 @@ type Store interface {
 	// queues mail (when not nil) in the outbox, in one transaction.
 	QueueCode(ctx context.Context, c Code, mail *notify.Email, audit AuditEntry) error
 	// The Consume methods are tries of a one-time code. A try that does
-	// not use the code adds FailedTry(failure, …) to the audit log in its
-	// transaction.
+	// not use the code adds FailedTry(failure, …) (failure.Audit for a
+	// CodeFailure) to the audit log in its transaction.
 	//
 	// A code typed with an address or a number (ConsumeCodeByEmail,
 	// ConsumeCodeByPhone, ConsumeEmailChange) is tried for the person it
