@@ -211,7 +211,9 @@ func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Val
 		refusal = &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
 	}
 	if refusal != nil {
-		refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
+		if refusal.e.Status != http.StatusBadGateway { // the provider failing stays so
+			refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
+		}
 		return User{}, refusal
 	}
 	sctx, scancel := withStoreTimeout(r)
