@@ -23,22 +23,28 @@ import (
 // TestOAuthAuthorizeURL: /authorize sends the browser to the provider's
 // authorization endpoint with this service's client id, redirect URI,
 // scopes, a fresh state and nonce and its own PKCE challenge; a client's
-// extra parameters pass, never those the service sets; an unknown provider
-// or bad PKCE parameters are GoTrue's 400.
+// extra parameters pass when they are on the allow-list (login_hint,
+// prompt, hd, access_type, domain_hint, ui_locales), never the others (a
+// request object, response_mode, claims, …) nor those the service sets; an
+// unknown provider or bad PKCE parameters are GoTrue's 400.
 func TestOAuthAuthorizeURL(t *testing.T) {
 	f := newFixture(t, sqlite())
 	idp := newFakeIdP(t)
 	f.addProvider(idp, "acme", []string{"groups"})
 
 	r := f.do("GET", "/auth/v1/authorize?provider=acme&redirect_to="+url.QueryEscape(origin+"/admin/next")+
-		"&scopes=offline_access+groups&login_hint=ada&state=evil&client_id=evil&redirect_uri=https://evil.test/&nonce=evil&Scope=evil&response_type=token", "")
+		"&scopes=offline_access+groups&login_hint=ada&state=evil&client_id=evil&redirect_uri=https://evil.test/&nonce=evil&Scope=evil&response_type=token"+
+		"&prompt=select_account&hd=studio.test&access_type=offline&domain_hint=studio.test&ui_locales=fr"+
+		"&request=eyJhbGciOiJub25lIn0.eyJub25jZSI6ImV2aWwifQ.&request_uri=https://evil.test/req&response_mode=fragment"+
+		"&claims=%7B%7D&code_verifier=evil&max_age=0&registration=x&Login_Hint=evil", "")
 	u := location(t, r)
 	if got := u.Scheme + "://" + u.Host + u.Path; got != idp.issuer()+"/authorize" {
 		t.Fatalf("redirect to %s", got)
 	}
 	q := u.Query()
 	want := map[string]string{"client_id": idp.clientID, "redirect_uri": origin + "/auth/v1/callback", "response_type": "code",
-		"scope": "openid email profile groups offline_access", "code_challenge_method": "S256", "login_hint": "ada"}
+		"scope": "openid email profile groups offline_access", "code_challenge_method": "S256", "login_hint": "ada",
+		"prompt": "select_account", "hd": "studio.test", "access_type": "offline", "domain_hint": "studio.test", "ui_locales": "fr"}
 	for k, v := range want {
 		if q.Get(k) != v || len(q[k]) != 1 {
 			t.Errorf("%s = %q, want %q", k, q[k], v)
@@ -49,7 +55,8 @@ func TestOAuthAuthorizeURL(t *testing.T) {
 			t.Errorf("%s = %q, want a fresh random value", k, v)
 		}
 	}
-	for _, k := range []string{"provider", "scopes", "redirect_to", "Scope"} {
+	for _, k := range []string{"provider", "scopes", "redirect_to", "Scope", "request", "request_uri", "response_mode", "claims",
+		"code_verifier", "max_age", "registration", "Login_Hint"} {
 		if q.Has(k) {
 			t.Errorf("%s passed to the provider", k)
 		}
