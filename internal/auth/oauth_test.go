@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -435,8 +436,12 @@ func TestIDTokenGrant(t *testing.T) {
 	if got := f.identities(session); !slices.Contains(got, "acme:ada-second") {
 		t.Errorf("identities after linking = %v", got)
 	}
-	// Linking it again is GoTrue's refusal, not a new session.
-	r = grant(`{"provider":"acme","id_token":"`+second+`","link_identity":true}`, bearer(session)...)
+	// Linking it again (with another token: one is used once) is GoTrue's
+	// refusal, not a new session.
+	againClaims := idp.claims(f.clock.Now(), "ada-second", "ada.second@elsewhere.test", "")
+	againClaims["jti"] = "again"
+	secondAgain := idp.sign(againClaims)
+	r = grant(`{"provider":"acme","id_token":"`+secondAgain+`","link_identity":true}`, bearer(session)...)
 	if r.status != 422 || r.body["error_code"] != "identity_already_exists" || r.body["msg"] != "Identity is already linked" || r.body["access_token"] != nil {
 		t.Errorf("link again = %d %s", r.status, r.raw)
 	}
@@ -503,5 +508,76 @@ func TestNewOIDCProvider(t *testing.T) {
 	spec.Issuer = only.issuer()
 	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "client_secret_basic") {
 		t.Errorf("private_key_jwt only: %v", err)
+	}
+}
+
+// TestIDTokenReplay: an ID token signs in once, on every server of the
+// store: a second grant_type=id_token with it (the same token, or its
+// signature encoded another way), here or at another server, is GoTrue's
+// 400 and audited, with no session, until the token expires.
+func TestIDTokenReplay(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			f := newFixture(t, engine)
+			idp := newFakeIdP(t)
+			f.addProvider(idp, "acme", nil)
+			other := auth.New(f.db, auth.Config{SiteOrigin: origin, MailFrom: "Studio <site@studio.test>", Now: f.clock.Now, MFAKey: f.secrets})
+			grant := func(svc *auth.Service, token, nonce string) response {
+				body := `{"provider":"acme","id_token":"` + token + `"`
+				if nonce != "" {
+					body += `,"nonce":"` + nonce + `"`
+				}
+				r := httptest.NewRequest("POST", "/auth/v1/token?grant_type=id_token", strings.NewReader(body+"}"))
+				r.Header.Set("Content-Type", "application/json")
+				w := httptest.NewRecorder()
+				svc.ServeHTTP(w, r)
+				out := response{status: w.Code, header: w.Header(), raw: w.Body.String()}
+				_ = json.Unmarshal(w.Body.Bytes(), &out.body)
+				return out
+			}
+			replayed := func(name string, r response) {
+				t.Helper()
+				if r.status != 400 || r.body["error_code"] != "validation_failed" || r.body["msg"] != "ID token has already been used" || r.body["access_token"] != nil {
+					t.Errorf("%s = %d %s", name, r.status, r.raw)
+				}
+				if got, want := f.lastLoginFailure(), "oidc acme: id token replayed"; got != want {
+					t.Errorf("%s: audit login_failed %q, want %q", name, got, want)
+				}
+			}
+
+			// Without a nonce, nothing else binds the token to one sign-in.
+			bare := idp.sign(idp.claims(f.clock.Now(), "ada-at-acme", adaEmail, ""))
+			if r := grant(f.svc, bare, ""); r.status != 200 {
+				t.Fatalf("first use = %d %s", r.status, r.raw)
+			}
+			replayed("the same token again", grant(f.svc, bare, ""))
+			replayed("the same token at another server", grant(other, bare, ""))
+			// The signature's last character carries 4 bits that decode to
+			// nothing: another string, the same token.
+			last := strings.LastIndex(bare, ".")
+			sig := []byte(bare[last+1:])
+			const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+			v := strings.IndexByte(alphabet, sig[len(sig)-1])
+			sig[len(sig)-1] = alphabet[v&^0xf|(v+1)&0xf]
+			replayed("the same token, its signature encoded another way", grant(f.svc, bare[:last+1]+string(sig), ""))
+
+			// With a nonce too.
+			withNonce := idp.sign(idp.claims(f.clock.Now(), "ada-at-acme", adaEmail, idTokenNonce("raw")))
+			if r := grant(other, withNonce, "raw"); r.status != 200 {
+				t.Fatalf("first use of a token with a nonce = %d %s", r.status, r.raw)
+			}
+			replayed("a token with a nonce again", grant(f.svc, withNonce, "raw"))
+
+			// Another token of the same person signs in.
+			f.clock.Advance(time.Second)
+			if r := grant(f.svc, idp.sign(idp.claims(f.clock.Now(), "ada-at-acme", adaEmail, "")), ""); r.status != 200 {
+				t.Errorf("a new token = %d %s", r.status, r.raw)
+			}
+			// Once it has expired, it is refused as expired.
+			f.clock.Advance(10 * time.Minute)
+			if r := grant(f.svc, bare, ""); r.status != 400 || r.body["msg"] != "Bad ID token" {
+				t.Errorf("the used token once expired = %d %s", r.status, r.raw)
+			}
+		})
 	}
 }
