@@ -50,8 +50,8 @@ func insideHost(t *testing.T, idp *fakeIdP) (*httptest.Server, *atomic.Int32) {
 // discovery names another host inside the network (another server on
 // 127.0.0.1, or its own server under the name localhost) for its JWKS or
 // its token endpoint does not send this server there: the connection is
-// refused, logged, and the sign-in fails as the provider failing, audited;
-// the other host is never reached.
+// refused, logged, and the sign-in (grant_type=id_token, or the callback)
+// fails as the provider failing, audited; the other host is never reached.
 func TestOIDCProviderCallsStayOutside(t *testing.T) {
 	var logs logBuffer
 	f := newFixture(t, sqlite(), func(c *auth.Config) { c.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
@@ -76,6 +76,17 @@ func TestOIDCProviderCallsStayOutside(t *testing.T) {
 	acme.jwksURI = inside.URL + "/jwks"
 	f.addProvider(acme, "acme", nil)
 	unreachable("JWKS on another host inside", grant("acme", acme), "acme")
+	// The same at the callback: the flow comes back with the provider's
+	// failure.
+	start := location(t, f.do("GET", "/auth/v1/authorize?provider=acme&redirect_to="+url.QueryEscape(origin+"/admin/next"), ""))
+	to := f.callback(acme.grant(start, f.clock.Now(), "ada-at-acme", adaEmail, nil, nil))
+	if v := fragment(t, to); v.Get("error_code") != "unexpected_failure" || v.Get("access_token") != "" ||
+		v.Get("error_description") != "The provider acme could not be reached, please try again later" {
+		t.Errorf("JWKS on another host inside, at the callback: back at %s", to)
+	}
+	if got, want := f.lastLoginFailure(), "oidc acme: provider unreachable"; got != want {
+		t.Errorf("JWKS on another host inside, at the callback: audit login_failed %q, want %q", got, want)
+	}
 	if n := insideHits.Load(); n != 0 {
 		t.Errorf("the other host was reached %d times", n)
 	}
@@ -99,8 +110,8 @@ func TestOIDCProviderCallsStayOutside(t *testing.T) {
 	betaInside, betaHits := insideHost(t, beta)
 	beta.tokenURI = betaInside.URL + "/token"
 	f.addProvider(beta, "beta", nil)
-	start := location(t, f.do("GET", "/auth/v1/authorize?provider=beta&redirect_to="+url.QueryEscape(origin+"/admin/next"), ""))
-	to := f.callback(beta.grant(start, f.clock.Now(), "ada-at-beta", adaEmail, nil, nil))
+	start = location(t, f.do("GET", "/auth/v1/authorize?provider=beta&redirect_to="+url.QueryEscape(origin+"/admin/next"), ""))
+	to = f.callback(beta.grant(start, f.clock.Now(), "ada-at-beta", adaEmail, nil, nil))
 	if v := fragment(t, to); v.Get("error_code") != "bad_oauth_callback" || v.Get("access_token") != "" ||
 		v.Get("error_description") != "The provider beta did not exchange the code" {
 		t.Errorf("token endpoint on another host inside: back at %s", to)
