@@ -1,9 +1,14 @@
 package auth
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"net/http"
+
+	"github.com/coreos/go-oidc/v3/oidc"
 )
 
 // idTokenParams is the body of grant_type=id_token: an ID token of an OIDC
@@ -18,8 +23,9 @@ type idTokenParams struct {
 
 // idTokenGrant signs in with an ID token of a provider, verified as the
 // callback's are, as GoTrue does: the token's nonce is the SHA-256 hex of
-// the nonce sent, and both are present or neither. With link_identity and
-// the caller's access token, it links the identity to the caller instead.
+// the nonce sent, and both are present or neither; and, here, a token is
+// used once (useIDToken). With link_identity and the caller's access
+// token, it links the identity to the caller instead.
 func (s *Service) idTokenGrant(w http.ResponseWriter, r *http.Request) {
 	var p idTokenParams
 	if !decodeBody(w, r, &p) {
@@ -83,6 +89,35 @@ func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, li
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
+	if refusal := s.useIDToken(ctx, tok); refusal != nil {
+		return User{}, refusal
+	}
 	person := c.person(tok, claims)
 	return s.federatedUser(ctx, r, person, linkUserID)
+}
+
+// errIDTokenUsed refuses an ID token that signed in (or was refused past
+// its checks) before.
+var errIDTokenUsed = newError(http.StatusBadRequest, codeValidationFailed, "ID token has already been used")
+
+// useIDToken records tok, a verified ID token, as used until it expires, in
+// the store every server shares (the table of used SAML assertions, under
+// a hash of its own kind), or refuses it when it was used before: an ID
+// token without a nonce is bound to no sign-in, so whoever holds it could
+// otherwise start a session with it again and again. The key is the
+// token's verified payload, not its text, which has other spellings (the
+// signature's last base64 character carries bits that decode to nothing).
+func (s *Service) useIDToken(ctx context.Context, tok *oidc.IDToken) *federatedRefusal {
+	var payload json.RawMessage
+	if err := tok.Claims(&payload); err != nil {
+		return &federatedRefusal{reason: "id token invalid", e: errBadIDToken}
+	}
+	err := s.store.UseAssertion(ctx, hashOf("oidc id token", tok.Issuer, string(payload)), tok.Expiry, s.cfg.Now())
+	switch {
+	case errors.Is(err, ErrExists):
+		return &federatedRefusal{reason: "id token replayed", e: errIDTokenUsed}
+	case err != nil:
+		return &federatedRefusal{reason: "store", e: s.storeFailure("use ID token", err)}
+	}
+	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -28,15 +26,23 @@ import (
 // CallbackPath.
 const CallbackPath = "/callback"
 
-// ownParams are the query parameters of /authorize this service reads, and
-// reservedOAuthParams those of the provider's authorization request it
-// sets itself (GoTrue's list, with scope and nonce, which this service
-// sets too): a client cannot pass them through to the provider.
-var (
-	ownParams           = []string{"provider", "scopes", "redirect_to", "skip_http_redirect", "code_challenge", "code_challenge_method"}
-	reservedOAuthParams = []string{"client_id", "client_secret", "redirect_uri", "response_type", "state",
-		"code_challenge", "code_challenge_method", "code_verifier", "nonce", "scope"}
-)
+// forwardedParams are the query parameters of /authorize (supabase-js's
+// queryParams) passed on to the provider's authorization request, each
+// once, named exactly so: hints and display choices, which change who is
+// asked and how, never what comes back. Anything else is dropped: the
+// parameters this service sets itself (client_id, redirect_uri,
+// response_type, scope, state, nonce, PKCE's), and those that would change
+// them or the answer at a provider that honours them (request and
+// request_uri, an unsigned request object overriding state, nonce or the
+// PKCE challenge; response_mode; claims; …).
+var forwardedParams = []string{
+	"login_hint",  // the address to sign in with (OpenID Connect)
+	"prompt",      // select_account, consent, login (OpenID Connect)
+	"ui_locales",  // the language of the provider's pages (OpenID Connect)
+	"hd",          // Google: the Workspace domain of the accounts offered
+	"access_type", // Google: offline (a refresh token, which this service does not keep)
+	"domain_hint", // Microsoft Entra ID: the tenant's domain, to skip the account picker
+}
 
 // handleAuthorize handles GET /auth/v1/authorize?provider=NAME&redirect_to&
 // scopes&code_challenge&code_challenge_method: a 302 to the provider.
@@ -116,8 +122,8 @@ func (s *Service) providerRedirect(r *http.Request, linkUserID string) (string, 
 		return "", s.storeFailure("create flow state", err)
 	}
 	var opts []oauth2.AuthCodeOption
-	for key := range q {
-		if lower := strings.ToLower(key); !slices.Contains(ownParams, lower) && !slices.Contains(reservedOAuthParams, lower) {
+	for _, key := range forwardedParams {
+		if q.Has(key) {
 			opts = append(opts, oauth2.SetAuthURLParam(key, q.Get(key)))
 		}
 	}
@@ -211,7 +217,9 @@ func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Val
 		refusal = &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
 	}
 	if refusal != nil {
-		refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
+		if refusal.e.Status != http.StatusBadGateway { // the provider failing stays so
+			refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
+		}
 		return User{}, refusal
 	}
 	sctx, scancel := withStoreTimeout(r)

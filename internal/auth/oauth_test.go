@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -23,22 +24,28 @@ import (
 // TestOAuthAuthorizeURL: /authorize sends the browser to the provider's
 // authorization endpoint with this service's client id, redirect URI,
 // scopes, a fresh state and nonce and its own PKCE challenge; a client's
-// extra parameters pass, never those the service sets; an unknown provider
-// or bad PKCE parameters are GoTrue's 400.
+// extra parameters pass when they are on the allow-list (login_hint,
+// prompt, hd, access_type, domain_hint, ui_locales), never the others (a
+// request object, response_mode, claims, …) nor those the service sets; an
+// unknown provider or bad PKCE parameters are GoTrue's 400.
 func TestOAuthAuthorizeURL(t *testing.T) {
 	f := newFixture(t, sqlite())
 	idp := newFakeIdP(t)
 	f.addProvider(idp, "acme", []string{"groups"})
 
 	r := f.do("GET", "/auth/v1/authorize?provider=acme&redirect_to="+url.QueryEscape(origin+"/admin/next")+
-		"&scopes=offline_access+groups&login_hint=ada&state=evil&client_id=evil&redirect_uri=https://evil.test/&nonce=evil&Scope=evil&response_type=token", "")
+		"&scopes=offline_access+groups&login_hint=ada&state=evil&client_id=evil&redirect_uri=https://evil.test/&nonce=evil&Scope=evil&response_type=token"+
+		"&prompt=select_account&hd=studio.test&access_type=offline&domain_hint=studio.test&ui_locales=fr"+
+		"&request=eyJhbGciOiJub25lIn0.eyJub25jZSI6ImV2aWwifQ.&request_uri=https://evil.test/req&response_mode=fragment"+
+		"&claims=%7B%7D&code_verifier=evil&max_age=0&registration=x&Login_Hint=evil", "")
 	u := location(t, r)
 	if got := u.Scheme + "://" + u.Host + u.Path; got != idp.issuer()+"/authorize" {
 		t.Fatalf("redirect to %s", got)
 	}
 	q := u.Query()
 	want := map[string]string{"client_id": idp.clientID, "redirect_uri": origin + "/auth/v1/callback", "response_type": "code",
-		"scope": "openid email profile groups offline_access", "code_challenge_method": "S256", "login_hint": "ada"}
+		"scope": "openid email profile groups offline_access", "code_challenge_method": "S256", "login_hint": "ada",
+		"prompt": "select_account", "hd": "studio.test", "access_type": "offline", "domain_hint": "studio.test", "ui_locales": "fr"}
 	for k, v := range want {
 		if q.Get(k) != v || len(q[k]) != 1 {
 			t.Errorf("%s = %q, want %q", k, q[k], v)
@@ -49,7 +56,8 @@ func TestOAuthAuthorizeURL(t *testing.T) {
 			t.Errorf("%s = %q, want a fresh random value", k, v)
 		}
 	}
-	for _, k := range []string{"provider", "scopes", "redirect_to", "Scope"} {
+	for _, k := range []string{"provider", "scopes", "redirect_to", "Scope", "request", "request_uri", "response_mode", "claims",
+		"code_verifier", "max_age", "registration", "Login_Hint"} {
 		if q.Has(k) {
 			t.Errorf("%s passed to the provider", k)
 		}
@@ -428,8 +436,12 @@ func TestIDTokenGrant(t *testing.T) {
 	if got := f.identities(session); !slices.Contains(got, "acme:ada-second") {
 		t.Errorf("identities after linking = %v", got)
 	}
-	// Linking it again is GoTrue's refusal, not a new session.
-	r = grant(`{"provider":"acme","id_token":"`+second+`","link_identity":true}`, bearer(session)...)
+	// Linking it again (with another token: one is used once) is GoTrue's
+	// refusal, not a new session.
+	againClaims := idp.claims(f.clock.Now(), "ada-second", "ada.second@elsewhere.test", "")
+	againClaims["jti"] = "again"
+	secondAgain := idp.sign(againClaims)
+	r = grant(`{"provider":"acme","id_token":"`+secondAgain+`","link_identity":true}`, bearer(session)...)
 	if r.status != 422 || r.body["error_code"] != "identity_already_exists" || r.body["msg"] != "Identity is already linked" || r.body["access_token"] != nil {
 		t.Errorf("link again = %d %s", r.status, r.raw)
 	}
@@ -496,5 +508,76 @@ func TestNewOIDCProvider(t *testing.T) {
 	spec.Issuer = only.issuer()
 	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "client_secret_basic") {
 		t.Errorf("private_key_jwt only: %v", err)
+	}
+}
+
+// TestIDTokenReplay: an ID token signs in once, on every server of the
+// store: a second grant_type=id_token with it (the same token, or its
+// signature encoded another way), here or at another server, is GoTrue's
+// 400 and audited, with no session, until the token expires.
+func TestIDTokenReplay(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			f := newFixture(t, engine)
+			idp := newFakeIdP(t)
+			f.addProvider(idp, "acme", nil)
+			other := auth.New(f.db, auth.Config{SiteOrigin: origin, MailFrom: "Studio <site@studio.test>", Now: f.clock.Now, MFAKey: f.secrets})
+			grant := func(svc *auth.Service, token, nonce string) response {
+				body := `{"provider":"acme","id_token":"` + token + `"`
+				if nonce != "" {
+					body += `,"nonce":"` + nonce + `"`
+				}
+				r := httptest.NewRequest("POST", "/auth/v1/token?grant_type=id_token", strings.NewReader(body+"}"))
+				r.Header.Set("Content-Type", "application/json")
+				w := httptest.NewRecorder()
+				svc.ServeHTTP(w, r)
+				out := response{status: w.Code, header: w.Header(), raw: w.Body.String()}
+				_ = json.Unmarshal(w.Body.Bytes(), &out.body)
+				return out
+			}
+			replayed := func(name string, r response) {
+				t.Helper()
+				if r.status != 400 || r.body["error_code"] != "validation_failed" || r.body["msg"] != "ID token has already been used" || r.body["access_token"] != nil {
+					t.Errorf("%s = %d %s", name, r.status, r.raw)
+				}
+				if got, want := f.lastLoginFailure(), "oidc acme: id token replayed"; got != want {
+					t.Errorf("%s: audit login_failed %q, want %q", name, got, want)
+				}
+			}
+
+			// Without a nonce, nothing else binds the token to one sign-in.
+			bare := idp.sign(idp.claims(f.clock.Now(), "ada-at-acme", adaEmail, ""))
+			if r := grant(f.svc, bare, ""); r.status != 200 {
+				t.Fatalf("first use = %d %s", r.status, r.raw)
+			}
+			replayed("the same token again", grant(f.svc, bare, ""))
+			replayed("the same token at another server", grant(other, bare, ""))
+			// The signature's last character carries 4 bits that decode to
+			// nothing: another string, the same token.
+			last := strings.LastIndex(bare, ".")
+			sig := []byte(bare[last+1:])
+			const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+			v := strings.IndexByte(alphabet, sig[len(sig)-1])
+			sig[len(sig)-1] = alphabet[v&^0xf|(v+1)&0xf]
+			replayed("the same token, its signature encoded another way", grant(f.svc, bare[:last+1]+string(sig), ""))
+
+			// With a nonce too.
+			withNonce := idp.sign(idp.claims(f.clock.Now(), "ada-at-acme", adaEmail, idTokenNonce("raw")))
+			if r := grant(other, withNonce, "raw"); r.status != 200 {
+				t.Fatalf("first use of a token with a nonce = %d %s", r.status, r.raw)
+			}
+			replayed("a token with a nonce again", grant(f.svc, withNonce, "raw"))
+
+			// Another token of the same person signs in.
+			f.clock.Advance(time.Second)
+			if r := grant(f.svc, idp.sign(idp.claims(f.clock.Now(), "ada-at-acme", adaEmail, "")), ""); r.status != 200 {
+				t.Errorf("a new token = %d %s", r.status, r.raw)
+			}
+			// Once it has expired, it is refused as expired.
+			f.clock.Advance(10 * time.Minute)
+			if r := grant(f.svc, bare, ""); r.status != 400 || r.body["msg"] != "Bad ID token" {
+				t.Errorf("the used token once expired = %d %s", r.status, r.raw)
+			}
+		})
 	}
 }

@@ -392,6 +392,10 @@ func (s *Service) verifyIDToken(ctx context.Context, c oidcClient, raw, accessTo
 	if err == nil && accessToken != "" && tok.AccessTokenHash != "" {
 		err = tok.VerifyAccessToken(accessToken)
 	}
+	if isRefusedAddress(err) { // its JWKS is on another host, inside the network
+		s.cfg.Logger.Warn("auth: provider call refused", "provider", c.Name, "err", err)
+		return nil, claims, &federatedRefusal{reason: "provider unreachable", e: errProviderUnreachable(c.Name)}
+	}
 	if err != nil {
 		s.cfg.Logger.Info("auth: ID token refused", "provider", c.Name, "err", err)
 		return nil, claims, &federatedRefusal{reason: idTokenRefusalReason(err), e: errBadIDToken}

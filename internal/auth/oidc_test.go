@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,10 @@ type fakeIdP struct {
 	secret      string
 	authMethods []string // token_endpoint_auth_methods_supported
 	issParam    bool     // authorization_response_iss_parameter_supported
+	// jwksURI and tokenURI, when set, are what discovery names instead of
+	// the provider's own /jwks and /token.
+	jwksURI, tokenURI string
+	jwksHits          atomic.Int32 // reads of its /jwks
 
 	mu     sync.Mutex
 	grants map[string]idpGrant // by code
@@ -63,6 +68,7 @@ func newFakeIdP(t testing.TB, authMethods ...string) *fakeIdP {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", idp.discovery)
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
+		idp.jwksHits.Add(1)
 		writeJSON(w, 200, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: idpKID, Algorithm: "ES256", Use: "sig"}}})
 	})
 	mux.HandleFunc("POST /token", idp.token)
@@ -84,6 +90,12 @@ func (idp *fakeIdP) discovery(w http.ResponseWriter, r *http.Request) {
 		"issuer": idp.issuer(), "authorization_endpoint": idp.issuer() + "/authorize", "token_endpoint": idp.issuer() + "/token",
 		"jwks_uri": idp.issuer() + "/jwks", "response_types_supported": []string{"code"},
 		"id_token_signing_alg_values_supported": []string{"ES256"}, "subject_types_supported": []string{"public"},
+	}
+	if idp.jwksURI != "" {
+		doc["jwks_uri"] = idp.jwksURI
+	}
+	if idp.tokenURI != "" {
+		doc["token_endpoint"] = idp.tokenURI
 	}
 	if idp.authMethods != nil {
 		doc["token_endpoint_auth_methods_supported"] = idp.authMethods

@@ -242,7 +242,7 @@ test("linkIdentity (OAuth): a signed-in person links an account at the provider"
   assert.equal(res.status, 401);
 });
 
-test("signInWithIdToken: a token minted by the provider signs in; bad nonce, wrong audience and a missing nonce are refused", async () => {
+test("signInWithIdToken: a token minted by the provider signs in, once; bad nonce, wrong audience and a missing nonce are refused", async () => {
   const { c } = makeClient(server.url, anonKey);
   const nonce = randomBytes(16).toString("hex");
   const good = op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true, nonce: sha256hex(nonce) });
@@ -257,6 +257,7 @@ test("signInWithIdToken: a token minted by the provider signs in; bad nonce, wro
     { why: "wrong audience", token: op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true, aud: "another-client", nonce: sha256hex(nonce) }), nonce, message: /Unacceptable audience/ },
     { why: "expired", token: op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true, exp: Math.floor(Date.now() / 1000) - 60 }), nonce: undefined, message: /Bad ID token/ },
     { why: "not staff", token: op.signIdToken({ sub: eve.sub, email: eve.email, email_verified: true }), nonce: undefined, message: /Signups not allowed/ },
+    { why: "used before", token: good, nonce, message: /ID token has already been used/ },
   ];
   for (const { why, token, nonce: sent, message } of refused) {
     const { data, error } = await c.auth.signInWithIdToken({ provider: name, token, nonce: sent });
@@ -276,8 +277,9 @@ test("linkIdentity (ID token): links the token's account to the signed-in person
   assert.equal(error, null);
   const ids = await c.auth.getUserIdentities();
   assert.ok(ids.data.identities.some((i) => i.provider === name && i.id === sub), JSON.stringify(ids.data));
-  // Linking it again is GoTrue's refusal, not a new session.
-  const again = await c.auth.linkIdentity({ provider: name, token });
+  // Linking it again (with another token: one is used once) is GoTrue's
+  // refusal, not a new session.
+  const again = await c.auth.linkIdentity({ provider: name, token: op.signIdToken({ sub, email: `ada.phone-${suffix}@elsewhere.test`, email_verified: true, jti: "again" }) });
   assert.equal(again.error?.status, 422);
   assert.equal(again.error?.code, "identity_already_exists");
   assert.equal(again.error?.message, "Identity is already linked");
