@@ -520,7 +520,7 @@ func TestIDTokenReplay(t *testing.T) {
 		t.Run(engine.Name, func(t *testing.T) {
 			f := newFixture(t, engine)
 			idp := newFakeIdP(t)
-			f.addProvider(idp, "acme", nil)
+			f.addProvider(idp, "acme", nil, "studio.test")
 			other := auth.New(f.db, auth.Config{SiteOrigin: origin, MailFrom: "Studio <site@studio.test>", Now: f.clock.Now, MFAKey: f.secrets})
 			grant := func(svc *auth.Service, token, nonce string) response {
 				body := `{"provider":"acme","id_token":"` + token + `"`

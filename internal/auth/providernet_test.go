@@ -74,7 +74,7 @@ func TestOIDCProviderCallsStayOutside(t *testing.T) {
 	acme := newFakeIdP(t)
 	inside, insideHits := insideHost(t, acme)
 	acme.jwksURI = inside.URL + "/jwks"
-	f.addProvider(acme, "acme", nil)
+	f.addProvider(acme, "acme", nil, "studio.test")
 	unreachable("JWKS on another host inside", grant("acme", acme), "acme")
 	// The same at the callback: the flow comes back with the provider's
 	// failure.
@@ -98,7 +98,7 @@ func TestOIDCProviderCallsStayOutside(t *testing.T) {
 	// 127.0.0.1: another host, which resolves inside.
 	named := newFakeIdP(t)
 	named.jwksURI = strings.Replace(named.issuer(), "127.0.0.1", "localhost", 1) + "/jwks"
-	f.addProvider(named, "named", nil)
+	f.addProvider(named, "named", nil, "studio.test")
 	unreachable("JWKS on its own server under another name", grant("named", named), "named")
 	if n := named.jwksHits.Load(); n != 0 {
 		t.Errorf("its server was reached under another name %d times", n)
@@ -109,7 +109,7 @@ func TestOIDCProviderCallsStayOutside(t *testing.T) {
 	beta := newFakeIdP(t)
 	betaInside, betaHits := insideHost(t, beta)
 	beta.tokenURI = betaInside.URL + "/token"
-	f.addProvider(beta, "beta", nil)
+	f.addProvider(beta, "beta", nil, "studio.test")
 	start = location(t, f.do("GET", "/auth/v1/authorize?provider=beta&redirect_to="+url.QueryEscape(origin+"/admin/next"), ""))
 	to = f.callback(beta.grant(start, f.clock.Now(), "ada-at-beta", adaEmail, nil, nil))
 	if v := fragment(t, to); v.Get("error_code") != "bad_oauth_callback" || v.Get("access_token") != "" ||
@@ -126,7 +126,7 @@ func TestOIDCProviderCallsStayOutside(t *testing.T) {
 	// Its own host serves all: the sign-in works (the providers of every
 	// other test are on 127.0.0.1 too).
 	own := newFakeIdP(t)
-	f.addProvider(own, "own", nil)
+	f.addProvider(own, "own", nil, "studio.test")
 	if r := grant("own", own); r.status != 200 {
 		t.Errorf("a provider on its own host = %d %s", r.status, r.raw)
 	}

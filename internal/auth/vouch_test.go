@@ -96,8 +96,8 @@ func testProvidersVouchOnlyForTheirOwn(t *testing.T, engine storetest.Engine) {
 	if r := f.do("DELETE", "/auth/v1/user/identities/"+id.ID, "", bearer(session)...); r.status != 200 {
 		t.Fatalf("unlink = %d %s", r.status, r.raw)
 	}
-	if r := grant(idToken(partner, "ada-at-partner", "ada.elsewhere@gmail.test")); r.status == 200 {
-		t.Errorf("an unlinked identity signed in: %s", r.raw)
+	if r := grant(idToken(partner, "ada-at-partner", "ada.elsewhere@gmail.test")); r.status != 422 || r.body["error_code"] != "signup_disabled" {
+		t.Errorf("an unlinked identity = %d %s, want refused as a stranger", r.status, r.raw)
 	}
 
 	// A provider of Ada's own domain ties itself to her at her first

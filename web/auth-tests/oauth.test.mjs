@@ -187,7 +187,9 @@ test("a provider does not vouch for staff outside its domains: refused as a stra
   }
   assert.deepEqual(outcomes[0], outcomes[1], "a staff address is answered otherwise than a stranger's");
   assert.deepEqual(Object.fromEntries(outcomes[0]).error, "access_denied");
-  const byToken = await c.auth.signInWithIdToken({ provider: allowing, token: op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true }) });
+  // Each ID token its own (jti): one is accepted once.
+  const adaToken = () => op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true, jti: randomBytes(8).toString("hex") });
+  const byToken = await c.auth.signInWithIdToken({ provider: allowing, token: adaToken() });
   assert.equal(byToken.data.session, null);
   assert.equal(byToken.error?.code, "signup_disabled");
   const adaId = JSON.parse(store.cli("staff", "list", "--format", "json")).find((p) => p.email === ada.email).id;
@@ -206,8 +208,9 @@ test("a provider does not vouch for staff outside its domains: refused as a stra
   // Unlinked, it stays unlinked.
   const identity = (await c.auth.getUserIdentities()).data.identities.find((i) => i.provider === allowing);
   assert.equal((await c.auth.unlinkIdentity(identity)).error, null);
-  const again = await c.auth.signInWithIdToken({ provider: allowing, token: op.signIdToken({ sub: ada.sub, email: ada.email, email_verified: true }) });
+  const again = await c.auth.signInWithIdToken({ provider: allowing, token: adaToken() });
   assert.equal(again.data.session, null, "an unlinked identity signed in");
+  assert.equal(again.error?.code, "signup_disabled");
 });
 
 test("an allowed domain adds its person as staff on first sign-in", async () => {
