@@ -203,7 +203,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	meters.WatchStore(db.Up, db.LastCommit)
 	meters.ChangefeedListening(db.Following)
 	if mailer != nil {
-		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed}
+		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed, Secrets: authCfg.MFAKey}
 		senderCtx, stopSender := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); sender.Run(senderCtx) }()
