@@ -166,9 +166,6 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if authCfg.MFAKey, err = cfg.secrets.load(*cfg.store, logger, true); err != nil {
-		return err
-	}
 	if authCfg.Captcha, err = cfg.signIn.captcha(); err != nil {
 		return err
 	}
@@ -198,6 +195,14 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		logger.Error("store not ready; the functions answer 503 until it is", "engine", db.Engine(), "err", err)
 	}
 	logger.Info("store", "engine", db.Engine())
+	// The key is loaded once the store is open: no key file is made beside
+	// a store whose secrets another key sealed.
+	keyCtx, keyCancel := context.WithTimeout(ctx, 10*time.Second)
+	authCfg.MFAKey, err = cfg.secrets.load(keyCtx, *cfg.store, db, logger, true)
+	keyCancel()
+	if err != nil {
+		return err
+	}
 
 	meters := metrics.New(db.OutboxDepth)
 	meters.WatchStore(db.Up, db.LastCommit)
@@ -247,6 +252,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		return fmt.Errorf("--storage-url: %w", err)
 	}
 	authSvc := auth.New(db, authCfg)
+	keyCtx, keyCancel = context.WithTimeout(ctx, 10*time.Second)
+	authSvc.CheckSecretKey(keyCtx) // records the key in a new store; refuses to seal with another
+	keyCancel()
 	files := storage.New(db, blobs, authSvc, storage.Config{
 		SigningKey: authCfg.MFAKey.Derive("storage signed urls"), AllowedOrigins: authCfg.AllowedOrigins, Logger: logger,
 	})
@@ -288,7 +296,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Storage:  files,
 		Metrics:  meters,
 		// What /readyz asks (ready.go).
-		ReadyChecks: readyChecks(db),
+		ReadyChecks: readyChecks(db, authSvc),
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
 }
