@@ -256,6 +256,21 @@ func TestDataDirModes(t *testing.T) {
 	}
 }
 
+// TestDataDirModesOnPostgres: on PostgreSQL, --data still holds the key
+// file and the storage's blobs: a --data left 0755 is made 0700, its files
+// 0600.
+func TestDataDirModesOnPostgres(t *testing.T) {
+	old := syscall.Umask(0o022)
+	t.Cleanup(func() { syscall.Umask(old) })
+	dir := t.TempDir()
+	check(t, os.Chmod(dir, 0o755))
+	startStudio(t, []string{"DATABASE_URL=" + storetest.PostgresURL(t)}, "--addr", "127.0.0.1:0", "--data", dir)
+	files := wantPrivateTree(t, dir)
+	if files["secret.key"] != 1 || files["blobs"] == 0 {
+		t.Errorf("--data holds %v; want secret.key and blobs, whose modes are checked", files)
+	}
+}
+
 // wantPrivateTree fails the test for each directory under dir (dir
 // included) that is not 0700 and each file that is not 0600. It returns
 // the names of the files at the top of dir, and the count of the others as

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -195,6 +196,16 @@ func TestKeysPrintAnonWithoutTheServersKey(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, auth.SecretKeyFile)); err == nil {
 			t.Fatalf("%s: print-anon made %s beside the servers' store", tt.name, auth.SecretKeyFile)
 		}
+	}
+	// A server started so stops at once, as the commands do.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binary, "serve", "--addr", "127.0.0.1:0", "--data", dir).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), keyID(t, serversKey)) || !strings.Contains(string(out), "--secret-key or STUDIO_SECRET_KEY") {
+		t.Errorf("serve without the key: %v %s; want it to stop naming the store's key", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, auth.SecretKeyFile)); err == nil {
+		t.Fatalf("serve made %s beside the servers' store", auth.SecretKeyFile)
 	}
 	db := storetest.MustOpen(t, store.Config{DataDir: dir})
 	if keys, err := db.ListSigningKeys(context.Background()); err != nil || len(keys) != 0 {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -183,6 +184,13 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	s, err := site.New(web.Site(), site.Options{Origin: origin, Captcha: widget, CaptchaPages: widgetPages})
 	if err != nil {
 		return err
+	}
+	// --data holds the key file and the storage's blobs on PostgreSQL too:
+	// one an earlier release left readable by others is tightened.
+	if _, err := os.Stat(cfg.store.DataDir); err == nil {
+		if err := mkdirData(cfg.store.DataDir); err != nil {
+			return err
+		}
 	}
 	storeCfg := *cfg.store
 	storeCfg.Logger = logger
