@@ -8,12 +8,9 @@ import (
 	"studio/internal/store"
 )
 
-func mkdirData(dir string) error {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return fmt.Errorf("data directory: %w", err)
-	}
-	return nil
-}
+// mkdirData makes the data directory, or tightens the one an earlier
+// release made: readable by this user alone (store.PrivateDir).
+func mkdirData(dir string) error { return store.PrivateDir(dir) }
 
 // requireData reports a data directory without a store, so that a typo in
 // --data does not look like an empty list (and does not create a store).

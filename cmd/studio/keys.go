@@ -19,7 +19,7 @@ var keysPrintAnonCommand = keysCommand("keys print-anon",
 	"Prints the anon key: createClient(siteOrigin, anonKey) in @supabase/supabase-js.\n"+
 		"It is public and grants nothing beyond what a visitor may do. Creates the\n"+
 		"signing key in the store when there is none yet.",
-	true,
+	createKey,
 	func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
 		keys, err := auth.LoadKeys(ctx, db, key, time.Now())
 		if err != nil {
@@ -95,7 +95,7 @@ func sealCommand(unseal bool) command {
 				"studio keys seal once every server runs this release again.",
 			"stored in clear"
 	}
-	return keysCommand(name, summary, description, false,
+	return keysCommand(name, summary, description, readKey,
 		func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
 			kids, err := auth.SealSigningKeys(ctx, db, key, unseal)
 			for _, kid := range kids {
@@ -121,8 +121,9 @@ var keysDropUnreadableCommand = keysCommand("keys drop-unreadable",
 		"else the key file in --data): for a store whose secret key was lost. Access tokens they signed\n"+
 		"stop working, sessions do not (the next refresh gets a token of a new key, which the servers make);\n"+
 		"the certificates are asked of the ACME CA again. TOTP factors sealed with the lost key are reset\n"+
-		"per person with studio staff reset-mfa. Run it with the key the servers now have.",
-	false,
+		"per person with studio staff reset-mfa. Run it with the key the servers now have: it becomes the\n"+
+		"store's secret key, and a server or command given another one refuses to seal anything.",
+	claimKey,
 	func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
 		kids, err := auth.DropUnreadableSigningKeys(ctx, db, key)
 		for _, kid := range kids {
@@ -135,15 +136,27 @@ var keysDropUnreadableCommand = keysCommand("keys drop-unreadable",
 		for _, e := range entries {
 			fmt.Fprintf(stdout, "removed ACME cache entry %s\n", e)
 		}
-		if err == nil && len(kids)+len(entries) == 0 {
+		if err != nil {
+			return err
+		}
+		if len(kids)+len(entries) == 0 {
 			fmt.Fprintf(stdout, "nothing to remove: every key opens with secret key %s\n", key.ID())
 		}
-		return err
+		return auth.ClaimSecretKey(ctx, db, key)
 	})
+
+// keyMode is how a keys command takes the secret key.
+type keyMode int
+
+const (
+	readKey   keyMode = iota // the key given or in --data; the store's (withSecretKey)
+	createKey                // the same, made in --data when there is none and the store has no secrets
+	claimKey                 // the key given or in --data, made the store's whatever it was
+)
 
 // keysCommand is a command without flags of its own that works on the
 // store with the secret key (withSecretKey).
-func keysCommand(name, summary, description string, create bool,
+func keysCommand(name, summary, description string, mode keyMode,
 	run func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error) command {
 	return command{name: name, summary: summary, description: description,
 		setup: func(fs *flag.FlagSet, env func(string) string) action {
@@ -153,7 +166,7 @@ func keysCommand(name, summary, description string, create bool,
 				if err := noArgs(fs, stderr); err != nil {
 					return err
 				}
-				return withSecretKey(ctx, *cfg, *secrets, create, stderr, func(db *store.DB, key *auth.SecretKey) error {
+				return withKey(ctx, *cfg, *secrets, mode == createKey, mode != claimKey, stderr, func(db *store.DB, key *auth.SecretKey) error {
 					return run(ctx, db, key, stdout)
 				})
 			}
@@ -161,19 +174,36 @@ func keysCommand(name, summary, description string, create bool,
 	}
 }
 
-// withSecretKey loads the secret key of secrets, opens the store of cfg and
-// calls f with both. With create (as serve does), a missing key file and
-// store are made; without, a missing one is an error: a key made here would
-// not be the servers' key.
+// withSecretKey opens the store of cfg, loads the secret key of secrets
+// and calls f with both. With create (as serve does), a missing store and
+// key file are made, but no key file beside a store whose secrets are
+// sealed already; without, a missing one is an error: a key made here
+// would not be the servers' key. A key that is not the one the store's
+// secrets are sealed with is refused before f runs (auth.CheckSecretKey):
+// it would seal what no server can open.
 func withSecretKey(ctx context.Context, cfg store.Config, secrets secretKeyConfig, create bool, stderr io.Writer,
 	f func(*store.DB, *auth.SecretKey) error) error {
-	key, err := secrets.load(cfg, cliLogger(stderr), create)
-	if err != nil {
-		return err
-	}
+	return withKey(ctx, cfg, secrets, create, true, stderr, f)
+}
+
+// withKey is withSecretKey; without check, the key is not compared with
+// the store's (keys drop-unreadable, which makes it the store's).
+func withKey(ctx context.Context, cfg store.Config, secrets secretKeyConfig, create, check bool, stderr io.Writer,
+	f func(*store.DB, *auth.SecretKey) error) error {
 	open := withStore
 	if create {
 		open = withNewStore
 	}
-	return open(ctx, cfg, func(db *store.DB) error { return f(db, key) })
+	return open(ctx, cfg, func(db *store.DB) error {
+		key, err := secrets.load(ctx, cfg, db, cliLogger(stderr), create)
+		if err != nil {
+			return err
+		}
+		if check {
+			if err := auth.CheckSecretKey(ctx, db, key); err != nil {
+				return err
+			}
+		}
+		return f(db, key)
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"studio/internal/auth"
 	"studio/internal/server"
 	"studio/internal/store"
 )
@@ -14,14 +15,18 @@ import (
 var (
 	errCannotCommit = errors.New("cannot commit to the store")
 	errNotListening = errors.New("not listening for other servers' changes")
+	errCannotSign   = errors.New("cannot read the signing keys")
 )
 
 // readyChecks are what /readyz asks: that this server can commit to the
 // store (a probe commit within /readyz's deadline, which also closes the
 // store's breaker once the store is back: an idle server recovers without
 // visitors) and, on PostgreSQL, that the change feed listens, so
-// that the consoles served here see every server's changes.
-func readyChecks(db *store.DB) []server.ReadyCheck {
+// that the consoles served here see every server's changes; and that it can
+// sign staff sign-ins: a signing key opens with its secret key (else the
+// answer names the keys, the secret keys they are sealed with, and how to
+// give the right one: none is secret).
+func readyChecks(db *store.DB, signer *auth.Service) []server.ReadyCheck {
 	return []server.ReadyCheck{
 		{Name: "store", Check: func(ctx context.Context) error {
 			if db.ProbeCommit(ctx) != nil {
@@ -34,6 +39,19 @@ func readyChecks(db *store.DB) []server.ReadyCheck {
 				return errNotListening
 			}
 			return nil
+		}},
+		{Name: "signing_keys", Check: func(ctx context.Context) error {
+			err := signer.SigningKeysReady(ctx)
+			var none *auth.NoSigningKeyError
+			switch {
+			case err == nil:
+				return nil
+			case errors.As(err, &none):
+				return none
+			case auth.IsKeyMismatch(err):
+				return err
+			}
+			return errCannotSign
 		}},
 	}
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"studio/internal/auth"
 	"studio/internal/store"
@@ -29,22 +31,33 @@ func secretKeyFlags(fs *flag.FlagSet, env func(string) string) *secretKeyConfig 
 
 // load returns the secret key: --secret-key, else --mfa-key, else the key
 // file in --data, made there when missing if create. logger, when not nil,
-// hears of a key file made, and of one used with PostgreSQL.
-func (c secretKeyConfig) load(st store.Config, logger *slog.Logger, create bool) (*auth.SecretKey, error) {
+// hears of a key file made, and of one used with PostgreSQL. db, when not
+// nil, is the store: no key file is made beside one whose secrets are
+// sealed already (a *auth.KeyMismatchError then names their key); a store
+// that cannot be read (PostgreSQL down as a server starts) does not stop
+// the key being made, and the server checks it once it can
+// (auth.CheckSecretKey).
+func (c secretKeyConfig) load(ctx context.Context, st store.Config, db auth.KeyCheckStore, logger *slog.Logger, create bool) (*auth.SecretKey, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if c.key != "" || c.legacy != "" {
 		return c.fromFlags()
 	}
-	var k *auth.SecretKey
-	var path string
+	k, path, err := auth.LoadSecretKey(st.DataDir)
+	if errors.Is(err, os.ErrNotExist) && db != nil {
+		ids, serr := auth.StoreKeyIDs(ctx, db)
+		if serr == nil && len(ids) > 0 {
+			return nil, &auth.KeyMismatchError{Store: ids,
+				Looked: fmt.Sprintf("no %s or %s in %s", auth.SecretKeyFile, auth.LegacyKeyFile, st.DataDir)}
+		}
+		if serr != nil {
+			logger.Warn("cannot read the store to see whether its secrets are sealed already", "err", serr)
+		}
+	}
 	var created bool
-	var err error
-	if create {
+	if create && errors.Is(err, os.ErrNotExist) {
 		k, path, created, err = auth.LoadOrCreateSecretKey(st.DataDir)
-	} else {
-		k, path, err = auth.LoadSecretKey(st.DataDir)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("secret key in --data: %w", err)

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -166,9 +167,6 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if authCfg.MFAKey, err = cfg.secrets.load(*cfg.store, logger, true); err != nil {
-		return err
-	}
 	if authCfg.Captcha, err = cfg.signIn.captcha(); err != nil {
 		return err
 	}
@@ -187,6 +185,13 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// --data holds the key file and the storage's blobs on PostgreSQL too:
+	// one an earlier release left readable by others is tightened.
+	if _, err := os.Stat(cfg.store.DataDir); err == nil {
+		if err := mkdirData(cfg.store.DataDir); err != nil {
+			return err
+		}
+	}
 	storeCfg := *cfg.store
 	storeCfg.Logger = logger
 	db, err := openStore(ctx, storeCfg)
@@ -198,12 +203,20 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		logger.Error("store not ready; the functions answer 503 until it is", "engine", db.Engine(), "err", err)
 	}
 	logger.Info("store", "engine", db.Engine())
+	// The key is loaded once the store is open: no key file is made beside
+	// a store whose secrets another key sealed.
+	keyCtx, keyCancel := context.WithTimeout(ctx, 10*time.Second)
+	authCfg.MFAKey, err = cfg.secrets.load(keyCtx, *cfg.store, db, logger, true)
+	keyCancel()
+	if err != nil {
+		return err
+	}
 
 	meters := metrics.New(db.OutboxDepth)
 	meters.WatchStore(db.Up, db.LastCommit)
 	meters.ChangefeedListening(db.Following)
 	if mailer != nil {
-		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed}
+		sender := &notify.Sender{Outbox: db, Mailer: mailer, Logger: logger, Failed: meters.MailFailed, Secrets: authCfg.MFAKey}
 		senderCtx, stopSender := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); sender.Run(senderCtx) }()
@@ -247,6 +260,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		return fmt.Errorf("--storage-url: %w", err)
 	}
 	authSvc := auth.New(db, authCfg)
+	keyCtx, keyCancel = context.WithTimeout(ctx, 10*time.Second)
+	authSvc.CheckSecretKey(keyCtx) // records the key in a new store; refuses to seal with another
+	keyCancel()
 	files := storage.New(db, blobs, authSvc, storage.Config{
 		SigningKey: authCfg.MFAKey.Derive("storage signed urls"), AllowedOrigins: authCfg.AllowedOrigins, Logger: logger,
 	})
@@ -288,7 +304,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Storage:  files,
 		Metrics:  meters,
 		// What /readyz asks (ready.go).
-		ReadyChecks: readyChecks(db),
+		ReadyChecks: readyChecks(db, authSvc),
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
 }

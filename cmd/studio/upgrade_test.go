@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/internal/notify/smtptest"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -110,6 +111,61 @@ func testRollingUpgrade(t *testing.T, previous string) {
 	old.wantUser(t, tokenNew)
 	for _, s := range []instance{old, cur} {
 		wantMessages(t, s.name+": /rest/v1/contact_messages at the end", s.restMessages(t, tokenNew), want)
+	}
+
+	testSealedMailAndThePreviousRelease(t, st, previous)
+}
+
+// testSealedMailAndThePreviousRelease: a sign-in mail this release queues
+// is sealed; the previous release's sender, on the same PostgreSQL, never
+// sends it (it would send an empty body), while it goes on sending the
+// notifications it can (decision 0021). This release's mail server refuses
+// everything here, so only the previous release could send either.
+func testSealedMailAndThePreviousRelease(t *testing.T, st *upgradeStore, previous string) {
+	refusing, accepting := smtptest.Start(t, 1<<30), smtptest.Start(t, 0)
+	args := func(mail *smtptest.Server) []string {
+		return []string{"--addr", "127.0.0.1:0", "--rate-limit", "off", "--auth-rate-limit", "off", "--mfa-key", upgradeMFAKey,
+			"--data", t.TempDir(), "--smtp-url", mail.URL(), "--notify-to", "team@studio.test", "--notify-from", "site@studio.test"}
+	}
+	curBase, _ := startBinary(t, binary, st.env, args(refusing)...)
+	oldBase, _ := startBinary(t, previous, st.env, args(accepting)...)
+	cur := instance{name: "this release, mailing", base: curBase, anonKey: st.anonKey}
+	old := instance{name: "previous release, mailing", base: oldBase, anonKey: st.anonKey}
+
+	if status, answer := cur.call(t, "POST", "/auth/v1/otp", `{"email":"`+upgradeStaff+`"}`); status != http.StatusOK {
+		t.Fatalf("%s: otp = %d %s", cur.name, status, answer)
+	}
+	db, err := sql.Open(st.driver, st.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var sealed int
+		if db.QueryRow(`SELECT COUNT(*) FROM outbox WHERE sealed_body <> '' AND sent_at IS NULL`).Scan(&sealed) == nil && sealed == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no sealed sign-in mail in the outbox")
+		}
+	}
+	// Queued after the sign-in mail (the previous release's sender is woken
+	// at once): once it has sent it, it has looked at the outbox with the
+	// sign-in mail due.
+	old.submitContact(t, "notified by the previous release", "")
+	select {
+	case <-accepting.Arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the previous release sent no notification")
+	}
+	time.Sleep(6 * time.Second) // one more poll of the previous release's sender
+	for _, m := range accepting.Received() {
+		if !strings.Contains(m.Data, "notified by the previous release") {
+			t.Errorf("the previous release sent a mail other than the notification:\n%s", m.Data)
+		}
+	}
+	if n := len(accepting.Received()); n != 1 {
+		t.Errorf("the previous release sent %d mails, want the notification alone", n)
 	}
 }
 

@@ -277,8 +277,9 @@ type Store interface {
 	// sessionID.
 	EndSessions(ctx context.Context, userID, sessionID string, scope LogoutScope, audit AuditEntry) error
 
-	// EnsureSigningKey stores candidate if the store has no signing key yet,
-	// and returns every signing key, newest first.
+	// EnsureSigningKey stores candidate if the store has no signing key yet
+	// (a zero candidate: never), and returns every signing key, newest
+	// first.
 	EnsureSigningKey(ctx context.Context, candidate SigningKey) ([]SigningKey, error)
 
 	// CreateFactor removes the user's unverified factors made before

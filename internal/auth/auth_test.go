@@ -131,6 +131,9 @@ func (f *fixture) mail() string {
 	}
 	var out []string
 	for _, q := range queued {
+		if err := q.Email.OpenBody(f.secrets); err != nil {
+			f.t.Fatal(err)
+		}
 		out = append(out, q.Email.Body)
 		_ = f.db.MarkEmailSent(context.Background(), q.ID, f.clock.Now())
 	}

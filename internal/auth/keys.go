@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -55,7 +57,8 @@ type KeyStore interface {
 	EnsureSigningKey(ctx context.Context, candidate SigningKey) ([]SigningKey, error)
 }
 
-// Keys are the signing keys in use: the newest signs, all verify.
+// Keys are the signing keys in use: the newest this server can open signs,
+// all it can open verify.
 type Keys struct {
 	signer  signer
 	public  map[string]*ecdsa.PublicKey // by kid
@@ -64,6 +67,15 @@ type Keys struct {
 	// Unsealed are the kids of the keys stored in clear (by a release
 	// before --secret-key): "studio keys seal" seals them.
 	Unsealed []string
+	// Unreadable are the keys this server cannot use (sealed with another
+	// secret key, damaged): skipped.
+	Unreadable []UnreadableKey
+}
+
+// UnreadableKey is a signing key skipped, and why.
+type UnreadableKey struct {
+	KID string
+	Err error
 }
 
 type signer struct {
@@ -71,17 +83,44 @@ type signer struct {
 	key *ecdsa.PrivateKey
 }
 
+// NoSigningKeyError is a store whose signing keys none opens with this
+// server's secret key: it can sign nothing. Its message names the keys,
+// the secret keys they are sealed with and how to give the right one.
+type NoSigningKeyError struct {
+	KIDs       []string // the signing keys
+	SealedWith []string // the ids of the secret keys they are sealed with
+	Ours       string   // this server's secret key's id
+}
+
+func (e *NoSigningKeyError) Error() string {
+	with := ""
+	if len(e.SealedWith) > 0 {
+		with = " (sealed with secret key " + strings.Join(e.SealedWith, ", ") + ")"
+	}
+	return fmt.Sprintf("no signing key opens with secret key %s: signing keys %s%s; give the servers' key with %s",
+		e.Ours, strings.Join(e.KIDs, ", "), with, KeyFlags)
+}
+
 // LoadKeys reads the store's signing keys, opening them with secrets, and
-// creates the first one (sealed) when it has none. A key sealed with
-// another secret key is an error: no key signs then.
+// creates the first one (sealed) when it has none. A key that does not
+// open (sealed with another secret key) is skipped (Keys.Unreadable); none
+// that opens is a *NoSigningKeyError. A secrets that refuses to seal (not
+// the store's key) makes no key.
 func LoadKeys(ctx context.Context, st KeyStore, secrets *SecretKey, now time.Time) (*Keys, error) {
 	candidate, err := NewSigningKey(now, secrets)
+	if IsKeyMismatch(err) {
+		candidate, err = SigningKey{}, nil // read the keys, add none (EnsureSigningKey)
+	}
 	if err != nil {
 		return nil, err
 	}
 	stored, err := st.EnsureSigningKey(ctx, candidate)
 	if err != nil {
 		return nil, fmt.Errorf("load signing keys: %w", err)
+	}
+	if len(stored) == 0 && candidate.KID == "" {
+		_, why := NewSigningKey(now, secrets)
+		return nil, fmt.Errorf("load signing keys: none, and this server makes none: %w", why)
 	}
 	return parseKeys(stored, secrets)
 }
@@ -94,37 +133,57 @@ func parseKeys(stored []SigningKey, secrets *SecretKey) (*Keys, error) {
 	var doc struct {
 		Keys []jwk `json:"keys"`
 	}
-	for i, sk := range stored {
-		if sk.Algorithm != AlgES256 {
-			return nil, fmt.Errorf("signing key %s: algorithm %q, want ES256", sk.KID, sk.Algorithm)
-		}
-		der, err := privateKeyDER(sk, secrets)
+	for _, sk := range stored { // newest first
+		priv, err := openSigningKey(sk, secrets)
 		if err != nil {
-			return nil, fmt.Errorf("signing key %s: %w", sk.KID, err)
+			k.Unreadable = append(k.Unreadable, UnreadableKey{KID: sk.KID, Err: fmt.Errorf("signing key %s: %w", sk.KID, err)})
+			continue
 		}
 		if !IsSealed(sk.PrivateKey) {
 			k.Unsealed = append(k.Unsealed, sk.KID)
 		}
-		parsed, err := x509.ParsePKCS8PrivateKey(der)
-		if err != nil {
-			return nil, fmt.Errorf("signing key %s: %w", sk.KID, err)
-		}
-		priv, ok := parsed.(*ecdsa.PrivateKey)
-		if !ok || priv.Curve != elliptic.P256() {
-			return nil, fmt.Errorf("signing key %s: not a P-256 key", sk.KID)
-		}
-		if i == 0 { // newest first
+		if k.signer.key == nil {
 			k.signer = signer{kid: sk.KID, key: priv}
 			k.created = sk.CreatedAt
 		}
 		k.public[sk.KID] = &priv.PublicKey
 		doc.Keys = append(doc.Keys, publicJWK(sk.KID, &priv.PublicKey))
 	}
+	if k.signer.key == nil {
+		e := &NoSigningKeyError{Ours: secrets.ID()}
+		for _, sk := range stored {
+			e.KIDs = append(e.KIDs, sk.KID)
+			if id, ok := SealedKeyID(sk.PrivateKey); ok && !slices.Contains(e.SealedWith, id) {
+				e.SealedWith = append(e.SealedWith, id)
+			}
+		}
+		return nil, e
+	}
 	var err error
 	if k.jwks, err = json.Marshal(doc); err != nil {
 		return nil, err
 	}
 	return k, nil
+}
+
+// openSigningKey is the private key of sk, opened with secrets.
+func openSigningKey(sk SigningKey, secrets *SecretKey) (*ecdsa.PrivateKey, error) {
+	if sk.Algorithm != AlgES256 {
+		return nil, fmt.Errorf("algorithm %q, want ES256", sk.Algorithm)
+	}
+	der, err := privateKeyDER(sk, secrets)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, err
+	}
+	priv, ok := parsed.(*ecdsa.PrivateKey)
+	if !ok || priv.Curve != elliptic.P256() {
+		return nil, errors.New("not a P-256 key")
+	}
+	return priv, nil
 }
 
 // jwk is a public key as a JSON Web Key, in the form WebCrypto imports

@@ -127,6 +127,11 @@ func (s *Service) newCode(c codeRequest, redirectTo string, audit AuditEntry) (*
 	}
 	code.CodeChallenge, code.CodeChallengeMethod, code.NewEmail = c.challenge, c.method, c.newEmail
 	msg := s.codeMail(c.to, c.purpose, plain, tokenHash, c.method != "", redirectTo)
+	// The code and link sign in: sealed while queued, so that neither the
+	// outbox nor the database's log or backups hold them in clear.
+	if err := msg.SealBody(s.cfg.MFAKey); err != nil {
+		return nil, nil, audit, err
+	}
 	audit.Action, audit.Email, audit.UserID, audit.Detail = ActionCodeIssued, c.user.Email, c.user.ID, c.purpose
 	return &code, msg, audit, nil
 }

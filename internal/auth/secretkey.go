@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // SecretKey is the key-encryption key (--secret-key) that seals the secrets
@@ -26,6 +27,20 @@ type SecretKey struct {
 	aead   cipher.AEAD
 	id     string   // names the key in sealed values: a hash prefix, not the key
 	derive [32]byte // the root of the keys Derive gives, not the key itself
+	// refusal, when set, is why Seal refuses: the store's secrets are
+	// sealed with another key (RefuseToSeal).
+	refusal atomic.Pointer[error]
+}
+
+// RefuseToSeal makes Seal fail with why from now on (nil: seal again). A
+// server whose key is not the store's (CheckSecretKey) seals nothing: what
+// it sealed would open on no other server.
+func (k *SecretKey) RefuseToSeal(why error) {
+	if why == nil {
+		k.refusal.Store(nil)
+		return
+	}
+	k.refusal.Store(&why)
 }
 
 // SecretKeyFile is the file in --data that holds the key the binary made,
@@ -151,8 +166,17 @@ const sealedPrefix = "aes-gcm:"
 // is not was stored in clear by a release before --secret-key sealed it.
 func IsSealed(stored []byte) bool { return bytes.HasPrefix(stored, []byte(sealedPrefix)) }
 
-// Seal encrypts plain for the store, bound to label.
+// Seal encrypts plain for the store, bound to label; it fails while the key
+// refuses to seal (RefuseToSeal).
 func (k *SecretKey) Seal(plain []byte, label string) ([]byte, error) {
+	if why := k.refusal.Load(); why != nil {
+		return nil, *why
+	}
+	return k.seal0(plain, label)
+}
+
+// seal0 is Seal, refusal or not.
+func (k *SecretKey) seal0(plain []byte, label string) ([]byte, error) {
 	nonce := make([]byte, k.aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
 		return nil, err

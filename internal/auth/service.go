@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -118,6 +119,9 @@ type Service struct {
 	keys           *Keys
 	keysLoaded     time.Time
 	unsealedLogged bool
+	keyChecked     bool            // the secret key is the store's (CheckSecretKey)
+	mismatchLogged bool            // that it is not was logged
+	skippedLogged  map[string]bool // kids of the unreadable keys logged
 
 	verified tokenCache
 	oidc     oidcProviders // the OIDC providers' discovery (oidc.go)
@@ -282,7 +286,11 @@ func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 	if s.keys != nil && age < KeyRefreshInterval && (!reload || age < keyReloadInterval) {
 		return s.keys, nil
 	}
-	k, err := LoadKeys(ctx, s.store, s.cfg.MFAKey, now)
+	err := s.checkSecretKey(ctx)
+	var k *Keys
+	if err == nil { // a store that cannot be read is asked once, not twice
+		k, err = LoadKeys(ctx, s.store, s.cfg.MFAKey, now)
+	}
 	if err != nil {
 		if s.keys != nil {
 			return s.keys, nil
@@ -294,8 +302,61 @@ func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 		s.cfg.Logger.Warn("signing keys are stored in clear: once every server runs this release, seal them with studio keys seal",
 			"kids", strings.Join(k.Unsealed, ","))
 	}
+	for _, u := range k.Unreadable {
+		if !s.skippedLogged[u.KID] {
+			if s.skippedLogged == nil {
+				s.skippedLogged = map[string]bool{}
+			}
+			s.skippedLogged[u.KID] = true
+			s.cfg.Logger.Error("auth: a signing key this server cannot open is skipped", "kid", u.KID, "err", u.Err)
+		}
+	}
 	s.keys, s.keysLoaded = k, now
 	return k, nil
+}
+
+// checkSecretKey checks, until it once succeeds, that the secret key is the
+// store's (CheckSecretKey); while it is not, the key refuses to seal, and
+// that is logged once. It returns the error of a store that cannot be read
+// (tried again on the next call). Called with keysMu held.
+func (s *Service) checkSecretKey(ctx context.Context) error {
+	ks, ok := s.store.(KeyCheckStore)
+	if s.keyChecked || !ok {
+		return nil
+	}
+	switch err := CheckSecretKey(ctx, ks, s.cfg.MFAKey); {
+	case err == nil:
+		s.keyChecked = true
+		s.cfg.MFAKey.RefuseToSeal(nil)
+	case IsKeyMismatch(err):
+		s.cfg.MFAKey.RefuseToSeal(err)
+		if !s.mismatchLogged {
+			s.mismatchLogged = true
+			s.cfg.Logger.Error("auth: " + err.Error())
+		}
+	default:
+		return fmt.Errorf("check the secret key: %w", err)
+	}
+	return nil
+}
+
+// CheckSecretKey checks now that the secret key is the store's, as the
+// first read of the signing keys would: a server calls it as it starts, so
+// that the store records its key (and a command given another refuses to
+// seal) before anyone signs in. A store that cannot be read is checked again
+// later.
+func (s *Service) CheckSecretKey(ctx context.Context) {
+	s.keysMu.Lock()
+	defer s.keysMu.Unlock()
+	_ = s.checkSecretKey(ctx)
+}
+
+// SigningKeysReady reports whether this server can sign: nil, or why not
+// (a *NoSigningKeyError when no key opens with its secret key), for
+// /readyz.
+func (s *Service) SigningKeysReady(ctx context.Context) error {
+	_, err := s.signingKeys(ctx, false)
+	return err
 }
 
 // decode reads the JSON body of r into v: 413 when too large, 400 bad_json

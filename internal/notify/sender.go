@@ -29,6 +29,10 @@ type Sender struct {
 	Outbox Outbox
 	Mailer Mailer
 	Logger *slog.Logger
+	// Secrets opens the bodies sealed while queued (Email.Sealed): the
+	// secret key. A sealed mail it cannot open is a failed attempt, retried
+	// as any other (a server with the right key may send it meanwhile).
+	Secrets Sealer
 
 	Now   func() time.Time // time.Now when nil
 	Lease time.Duration    // how long a claimed e-mail is ours; 2 min when zero
@@ -120,7 +124,11 @@ func (s *Sender) RunOnce(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for _, q := range claimed {
-		if err := s.Mailer.Send(ctx, q); err != nil {
+		err := q.Email.OpenBody(s.Secrets)
+		if err == nil {
+			err = s.Mailer.Send(ctx, q)
+		}
+		if err != nil {
 			next := s.Now().Add(s.Backoff(q.Attempts))
 			s.Logger.Warn("notification e-mail failed; will retry", "outbox_id", q.ID, "attempt", q.Attempts, "retry_at", next, "err", err)
 			if s.Failed != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/internal/auth"
 	"studio/internal/contact"
 	"studio/internal/notify"
 	"studio/internal/notify/smtptest"
@@ -181,5 +182,40 @@ func TestParseSMTPURL(t *testing.T) {
 				t.Errorf("got %+v, want %+v", *got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSenderOpensSealedMail: a mail queued sealed is sent in clear by a
+// sender with the secret key that sealed it; one with another key records
+// a failed attempt and sends nothing.
+func TestSenderOpensSealedMail(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.MustOpen(t, store.Config{DataDir: t.TempDir()})
+	key, _ := auth.NewRandomSecretKey()
+	other, _ := auth.NewRandomSecretKey()
+	mail := notify.Email{From: "site@studio.test", To: []string{"ada@studio.test"}, Subject: "Your sign-in code",
+		Body: "Your code is:\n\n    424242\n"}
+	if err := mail.SealBody(key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateContactMessage(ctx, contact.Message{ID: "m1", ReceivedAt: time.Now(), Name: "Ada", Email: "ada@example.com",
+		Message: "Hello"}, &mail); err != nil {
+		t.Fatal(err)
+	}
+	ms := smtptest.Start(t, 0)
+	wrong := &notify.Sender{Outbox: db, Mailer: mailer(t, ms.Addr), Secrets: other, Backoff: func(int) time.Duration { return 0 }}
+	if n, err := wrong.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("RunOnce with another key = %d, %v", n, err)
+	}
+	if out, _ := db.ListOutbox(ctx); len(out) != 1 || out[0].Sent || !strings.Contains(out[0].LastError, "sealed with secret key") {
+		t.Fatalf("after another key: %+v; want a failed attempt saying why", out)
+	}
+	right := &notify.Sender{Outbox: db, Mailer: mailer(t, ms.Addr), Secrets: key}
+	if n, err := right.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("RunOnce with the key = %d, %v", n, err)
+	}
+	received := ms.Received()
+	if len(received) != 1 || !strings.Contains(received[0].Data, "    424242") {
+		t.Fatalf("received %+v; want the mail in clear, once", received)
 	}
 }

@@ -56,7 +56,7 @@ func Restore(ctx context.Context, file, dataDir string, force bool) error {
 	if err := checkBackup(ctx, file); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+	if err := PrivateDir(dataDir); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	target := filepath.Join(dataDir, SQLiteFile)

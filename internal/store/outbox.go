@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 	"time"
 
@@ -15,19 +16,28 @@ import (
 // ClaimEmails leases up to limit outbox e-mails that are due at now to the
 // caller until now+lease, and counts the attempt. Another sender (another
 // server on the same PostgreSQL) cannot claim them while the lease lasts; an
-// e-mail whose sender died is due again when its lease ends.
+// e-mail whose sender died is due again when its lease ends. A sealed mail
+// (notify.Email.Sealed) is scheduled by sealed_next_attempt_at, as its
+// next_attempt_at keeps earlier releases from claiming it (sealedNever).
 func (s *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]notify.Queued, error) {
 	type due struct {
-		id   int64
-		next any
+		id     int64
+		next   any
+		sealed bool
 	}
 	var candidates []due
-	err := s.query(ctx, "find due e-mails", `SELECT id, next_attempt_at FROM outbox
-		WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
-		[]any{s.d.timeArg(now), limit}, func(rows *sql.Rows) error {
+	err := s.query(ctx, "find due e-mails", `SELECT id, next_attempt_at, sealed_next_attempt_at FROM outbox
+		WHERE sent_at IS NULL AND (next_attempt_at <= ? OR sealed_next_attempt_at <= ?)
+		ORDER BY COALESCE(sealed_next_attempt_at, next_attempt_at), id LIMIT ?`,
+		[]any{s.d.timeArg(now), s.d.timeArg(now), limit}, func(rows *sql.Rows) error {
 			var d due
-			if err := rows.Scan(&d.id, &d.next); err != nil {
+			var next, sealedNext any
+			if err := rows.Scan(&d.id, &next, &sealedNext); err != nil {
 				return err
+			}
+			d.next, d.sealed = next, sealedNext != nil
+			if d.sealed {
+				d.next = sealedNext
 			}
 			candidates = append(candidates, d)
 			return nil
@@ -39,10 +49,15 @@ func (s *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration
 	for _, c := range candidates {
 		var q notify.Queued
 		var to string
+		var sealed sql.NullString
+		schedule := "next_attempt_at"
+		if c.sealed {
+			schedule = "sealed_next_attempt_at"
+		}
 		err := s.write(ctx, "claim e-mail", func(ctx context.Context, tx *sql.Tx) error {
-			// Compare-and-set on next_attempt_at: only one claimer wins.
-			res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET next_attempt_at = ?, attempts = attempts + 1
-				WHERE id = ? AND sent_at IS NULL AND next_attempt_at = ?`),
+			// Compare-and-set on the schedule: only one claimer wins.
+			res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET `+schedule+` = ?, attempts = attempts + 1
+				WHERE id = ? AND sent_at IS NULL AND `+schedule+` = ?`),
 				s.d.timeArg(now.Add(lease)), c.id, c.next)
 			if err != nil {
 				return err
@@ -52,28 +67,37 @@ func (s *DB) ClaimEmails(ctx context.Context, now time.Time, lease time.Duration
 				return err
 			}
 			q.ID = c.id
-			return tx.QueryRowContext(ctx, s.d.rebind(`SELECT mail_from, mail_to, reply_to, subject, body, attempts, created_at
+			return tx.QueryRowContext(ctx, s.d.rebind(`SELECT mail_from, mail_to, reply_to, subject, body, sealed_body, attempts, created_at
 				FROM outbox WHERE id = ?`), c.id).Scan(&q.Email.From, &to, &q.Email.ReplyTo, &q.Email.Subject, &q.Email.Body,
-				&q.Attempts, s.d.timeDest(&q.Created))
+				&sealed, &q.Attempts, s.d.timeDest(&q.Created))
 		})
 		if err != nil {
 			return claimed, err
 		}
 		if q.ID != 0 {
 			q.Email.To = strings.Split(to, "\n")
+			if sealed.Valid {
+				q.Email.Sealed = []byte(sealed.String)
+			}
 			claimed = append(claimed, q)
 		}
 	}
 	return claimed, nil
 }
 
+// sealedNever is the next_attempt_at of a sealed mail: a time no sender
+// of a release before sealed mails ever finds due, so none sends the
+// empty body it would see (docs/decisions/0021).
+var sealedNever = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+
 // MarkEmailSent records that the e-mail was delivered at, and erases its
-// body: a sign-in mail's code and link are then kept only as hashes (in
-// auth_one_time_codes), and a notification's copy of a message only where
-// the message is.
+// body: a notification's copy of a message is then kept only where the
+// message is, and a sign-in mail's sealed code and link (never stored in
+// clear) only as hashes (in auth_one_time_codes).
 func (s *DB) MarkEmailSent(ctx context.Context, id int64, at time.Time) error {
 	return s.write(ctx, "mark e-mail sent", func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET sent_at = ?, last_error = NULL, body = '' WHERE id = ?`),
+		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET sent_at = ?, last_error = NULL, body = '',
+			sealed_body = CASE WHEN sealed_body IS NULL THEN NULL ELSE '' END WHERE id = ?`),
 			s.d.timeArg(at), id)
 		return err
 	})
@@ -82,9 +106,15 @@ func (s *DB) MarkEmailSent(ctx context.Context, id int64, at time.Time) error {
 // RetryEmail records a failed attempt and when to try again.
 func (s *DB) RetryEmail(ctx context.Context, id int64, next time.Time, reason string) error {
 	return s.write(ctx, "reschedule e-mail", func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ?`),
-			s.d.timeArg(next), reason, id)
-		return err
+		for _, q := range []string{
+			`UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ? AND sealed_body IS NULL`,
+			`UPDATE outbox SET sealed_next_attempt_at = ?, last_error = ? WHERE id = ? AND sealed_body IS NOT NULL`,
+		} {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(q), s.d.timeArg(next), reason, id); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -124,11 +154,22 @@ func (s *DB) ListOutbox(ctx context.Context) ([]OutboxEntry, error) {
 // queueMail adds mail to the outbox, to be sent from now on; the
 // notification of a contact message names it (contactMessageID), others
 // pass "".
+//
+// A sealed mail (mail.Sealed) is stored with an empty body and due at
+// sealedNever for earlier releases, its sealed body and schedule in their
+// own columns.
 func (s *DB) queueMail(ctx context.Context, tx *sql.Tx, mail notify.Email, now time.Time, contactMessageID string) error {
+	var sealed, next, sealedNext any = nil, s.d.timeArg(now), nil
+	if len(mail.Sealed) > 0 {
+		if mail.Body != "" {
+			return errors.New("queue mail: a sealed mail with a body in clear")
+		}
+		sealed, next, sealedNext = string(mail.Sealed), s.d.timeArg(sealedNever), s.d.timeArg(now)
+	}
 	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO outbox
-		(contact_message_id, mail_from, mail_to, reply_to, subject, body, created_at, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		(contact_message_id, mail_from, mail_to, reply_to, subject, body, sealed_body, created_at, next_attempt_at, sealed_next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		nullIfEmpty(contactMessageID), mail.From, strings.Join(mail.To, "\n"), mail.ReplyTo, mail.Subject, mail.Body,
-		s.d.timeArg(now), s.d.timeArg(now))
+		sealed, s.d.timeArg(now), next, sealedNext)
 	return err
 }

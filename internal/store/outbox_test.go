@@ -3,11 +3,13 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"studio/internal/auth"
 	"studio/internal/notify"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -112,5 +114,88 @@ func testClaim(t *testing.T, engine storetest.Engine) {
 	}
 	if diff := cmp.Diff(want, outbox); diff != "" {
 		t.Errorf("outbox (-want +got):\n%s", diff)
+	}
+}
+
+// testSealedMail: a mail queued sealed (a sign-in code) holds no byte of
+// its body in the outbox, is never due to the previous release's sender
+// (its claim query: next_attempt_at <= now), and is leased, retried and
+// sent by this release's as any other; once sent, the sealed body is
+// erased too.
+func testSealedMail(t *testing.T, engine storetest.Engine) {
+	cfg := engine.NewConfig(t)
+	db := storetest.MustOpen(t, cfg)
+	raw := openRaw(t, cfg)
+	ctx := context.Background()
+	key, err := auth.NewRandomSecretKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "Your code is 123456, or open https://studio.test/admin?token_hash=s3cr3t-l1nk"
+	sealed := notify.Email{From: "site@studio.test", To: []string{"ada@studio.test"}, Subject: "Your sign-in code", Body: secret}
+	if err := sealed.SealBody(key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateContactMessage(ctx, message("m", t0), &sealed); err != nil {
+		t.Fatal(err)
+	}
+	var body, sealedBody string
+	if err := raw.QueryRow(`SELECT body, sealed_body FROM outbox`).Scan(&body, &sealedBody); err != nil {
+		t.Fatal(err)
+	}
+	if body != "" || !auth.IsSealed([]byte(sealedBody)) || strings.Contains(sealedBody, "123456") || strings.Contains(sealedBody, "s3cr3t") {
+		t.Errorf("stored body %q, sealed body %.40q; want the body sealed alone", body, sealedBody)
+	}
+
+	// The previous release's sender claims with this query; it must never
+	// see the row, whose body it would send empty.
+	later := any(t0.Add(1000 * 24 * time.Hour))
+	if cfg.DatabaseURL == "" {
+		later = t0.Add(1000 * 24 * time.Hour).Format("2006-01-02T15:04:05.000000Z")
+	}
+	var due int
+	if err := raw.QueryRow(`SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= $1`, later).Scan(&due); err != nil || due != 0 {
+		t.Errorf("the previous release finds %d mails due, %v; want none", due, err)
+	}
+
+	if got, _ := db.ClaimEmails(ctx, t0.Add(-time.Second), time.Minute, 10); len(got) != 0 {
+		t.Fatalf("claimed %d before it was due", len(got))
+	}
+	claimed, err := db.ClaimEmails(ctx, t0, time.Minute, 10)
+	if err != nil || len(claimed) != 1 || claimed[0].Attempts != 1 {
+		t.Fatalf("claimed %+v, %v; want the sealed mail", claimed, err)
+	}
+	if got, _ := db.ClaimEmails(ctx, t0.Add(30*time.Second), time.Minute, 10); len(got) != 0 {
+		t.Fatalf("claimed %d during the lease", len(got))
+	}
+	q := claimed[0]
+	if err := q.Email.OpenBody(key); err != nil || q.Email.Body != secret {
+		t.Fatalf("opened body %q, %v", q.Email.Body, err)
+	}
+	other, _ := auth.NewRandomSecretKey()
+	if again := claimed[0]; again.Email.OpenBody(other) == nil {
+		t.Error("the sealed body opened with another key")
+	}
+	if err := db.RetryEmail(ctx, q.ID, t0.Add(10*time.Minute), "smtp down"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.ClaimEmails(ctx, t0.Add(5*time.Minute), time.Minute, 10); len(got) != 0 {
+		t.Fatalf("claimed %d before the retry time", len(got))
+	}
+	if n, err := db.OutboxDepth(ctx); err != nil || n != 1 {
+		t.Errorf("outbox depth = %d, %v; want 1", n, err)
+	}
+	claimed, err = db.ClaimEmails(ctx, t0.Add(11*time.Minute), time.Minute, 10)
+	if err != nil || len(claimed) != 1 || claimed[0].Attempts != 2 {
+		t.Fatalf("after the retry time claimed %+v, %v", claimed, err)
+	}
+	if err := db.MarkEmailSent(ctx, q.ID, t0.Add(11*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.QueryRow(`SELECT body, sealed_body FROM outbox`).Scan(&body, &sealedBody); err != nil || body != "" || sealedBody != "" {
+		t.Errorf("after sending: body %q, sealed body %.40q, %v; want both erased", body, sealedBody, err)
+	}
+	if n, err := db.OutboxDepth(ctx); err != nil || n != 0 {
+		t.Errorf("outbox depth = %d, %v; want 0", n, err)
 	}
 }

@@ -23,7 +23,7 @@ func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM auth_signing_keys`).Scan(&n); err != nil {
 			return err
 		}
-		if n == 0 {
+		if n == 0 && candidate.KID != "" { // a zero candidate: read the keys, add none
 			if err := s.insertSigningKey(ctx, tx, candidate); err != nil {
 				return err
 			}

@@ -89,6 +89,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	case cfg.DatabaseURL != "":
 		return nil, fmt.Errorf("open store: DATABASE_URL must start with postgres:// or postgresql://")
 	default:
+		if err := privateFiles(cfg.DataDir); err != nil {
+			return nil, fmt.Errorf("open sqlite store: %w", err)
+		}
 		d, dsn = sqliteDialect, sqliteDSN(path.Join(cfg.DataDir, SQLiteFile))
 	}
 	db, err := sql.Open(d.driver, dsn)

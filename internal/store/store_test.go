@@ -22,6 +22,7 @@ func TestStore(t *testing.T) {
 			t.Run("message and e-mail commit together or not at all", func(t *testing.T) { testAtomic(t, engine) })
 			t.Run("a repeated idempotency key stores and queues nothing", func(t *testing.T) { testIdempotencyKey(t, engine) })
 			t.Run("claiming e-mails: lease, retry, sent", func(t *testing.T) { testClaim(t, engine) })
+			t.Run("a sealed mail: never in clear, never due to the previous release", func(t *testing.T) { testSealedMail(t, engine) })
 			t.Run("waitlist is idempotent", func(t *testing.T) { testWaitlist(t, engine) })
 			t.Run("newsletter is idempotent", func(t *testing.T) { testNewsletter(t, engine) })
 			t.Run("concurrent submissions are all kept", func(t *testing.T) { testConcurrent(t, engine) })

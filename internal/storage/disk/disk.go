@@ -34,7 +34,13 @@ var _ storage.Backend = (*Backend)(nil)
 
 // New returns the backend of dir, creating it when missing.
 func New(dir string) (*Backend, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	// Readable by this user alone, whatever the umask; one an earlier
+	// release made 0750 is tightened (the files in it then cannot be
+	// reached by others, whatever their own mode).
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("storage directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("storage directory: %w", err)
 	}
 	return &Backend{dir: dir}, nil
@@ -54,10 +60,10 @@ func (b *Backend) path(key string) string {
 // small buffer, so memory does not grow with the blob.
 func (b *Backend) Put(ctx context.Context, key string, r io.Reader, _ string) (int64, error) {
 	final := b.path(key)
-	if err := os.MkdirAll(filepath.Dir(final), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 		return 0, fmt.Errorf("storage: %w", err)
 	}
-	tmp, err := os.OpenFile(tempName(final), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o640)
+	tmp, err := os.OpenFile(tempName(final), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return 0, fmt.Errorf("storage: put %s: %w", key, err)
 	}
@@ -125,7 +131,7 @@ func (b *Backend) Copy(ctx context.Context, from, to string) error {
 		return storage.ErrBlobNotFound
 	}
 	final := b.path(to)
-	if err := os.MkdirAll(filepath.Dir(final), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
 	tmp := tempName(final)
@@ -186,7 +192,7 @@ func (b *Backend) CopyTo(dst string) (int, error) {
 		if _, err := os.Lstat(to); err == nil {
 			return nil
 		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o750); err != nil {
+		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
 			return err
 		}
 		if err := os.Link(src, to); err != nil {
@@ -207,7 +213,7 @@ func copyFile(src, to string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
