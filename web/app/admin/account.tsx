@@ -14,6 +14,7 @@ import { formatDateTime } from "./time";
 import { TotpEnrol } from "./totp-enrol";
 import { SignInMethods } from "./sign-in-methods";
 import { firstFactor, type FirstFactor } from "./federated";
+import { useDocumentTitle } from "./document-title";
 
 const card = "flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900/40";
 
@@ -21,6 +22,7 @@ type Factors = { phase: "loading" } | { phase: "failed"; message: string } | { p
 
 export function AccountScreen() {
   const { client, session, signOut } = useConsole();
+  useDocumentTitle(accountCopy.title);
   const [factors, setFactors] = useState<Factors>({ phase: "loading" });
   const [notice, setNotice] = useState<string>();
   const load = useCallback(async () => {

@@ -3,8 +3,11 @@ import type { ReactNode } from "react";
 import { Logo } from "~/components/logo";
 import { consoleShell } from "~/content/console";
 import { ThemeToggle } from "~/components/theme-toggle";
+import { useDocumentTitle } from "./document-title";
 
-export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+/** AuthCard frames a screen before the console; documentTitle names it in the document title when its heading is too long for a tab. */
+export function AuthCard({ title, documentTitle = title, children }: { title: string; documentTitle?: string; children: ReactNode }) {
+  useDocumentTitle(documentTitle);
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex items-center justify-between px-4 py-3 sm:px-6">

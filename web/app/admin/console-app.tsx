@@ -19,6 +19,7 @@ import { classify, type Problem } from "./problem";
 import { ConsoleShell } from "./shell";
 import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
 import { LoadingState, ProblemState } from "./states";
+import { useDocumentTitle } from "./document-title";
 import { EnrolFirst, TwoStepCheck } from "./two-step";
 import { PROVIDER_PARAMS, holdLinkRefusal, providerReturn } from "./federated";
 import { ConfirmLink } from "./captcha-check";
@@ -70,6 +71,7 @@ export default function ConsoleApp() {
 }
 
 function Starting({ label = consoleShell.loading }: { label?: string }) {
+  useDocumentTitle(undefined);
   return (
     <div className="flex min-h-dvh items-center justify-center">
       <LoadingState label={label} />

@@ -14,6 +14,7 @@ import { clampPage } from "./paging";
 import { EmptyState, LoadingState, ProblemState } from "./states";
 import type { ListParamsState } from "./use-list-params";
 import type { Answer, RequestState } from "./use-request";
+import { useDocumentTitle } from "./document-title";
 
 export function LiveMark() {
   const status = useLiveStatus();
@@ -71,6 +72,7 @@ type Props<T, F extends string> = {
 
 export function ListScreen<T, F extends string>({ title, summary, list, search, filter, csv, request, empty, children }: Props<T, F>) {
   const { params, setQuery, setFilter, setPage: onPage } = list;
+  useDocumentTitle(title);
   const { page } = params;
   const shown = request.phase === "done" ? request : request.phase === "loading" ? request.last : undefined;
   const rows = shown?.data ?? [];

@@ -19,6 +19,7 @@ import { useLiveChanges, type Change } from "./live";
 import { MessageScreen } from "./message-view";
 import { openCount } from "./queries";
 import { CONSOLE_ROOT, parseRoute, type Route } from "./route";
+import { useDocumentTitle } from "./document-title";
 import { ConsoleLink, useLocation } from "./router";
 import { EmptyState } from "./states";
 import { SubscribersScreen } from "./subscribers";
@@ -127,13 +128,18 @@ function Screen({ route }: { route: Route }) {
     case "files":
       return <FilesScreen bucket={route.bucket} prefix={route.prefix} />;
     case "not-found":
-      return (
-        <section aria-labelledby="screen-title">
-          <h1 id="screen-title" tabIndex={-1} className="sr-only">
-            {consoleShell.notFound.title}
-          </h1>
-          <EmptyState {...consoleShell.notFound} />
-        </section>
-      );
+      return <NotFound />;
   }
+}
+
+function NotFound() {
+  useDocumentTitle(consoleShell.notFound.title);
+  return (
+    <section aria-labelledby="screen-title">
+      <h1 id="screen-title" tabIndex={-1} className="sr-only">
+        {consoleShell.notFound.title}
+      </h1>
+      <EmptyState {...consoleShell.notFound} />
+    </section>
+  );
 }

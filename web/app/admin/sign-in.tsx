@@ -181,7 +181,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
 
   if (step === "email") {
     return (
-      <AuthCard title={signInCopy.title}>
+      <AuthCard title={signInCopy.title} documentTitle={signInCopy.documentTitle}>
         {notice === "expired" && <Notice>{signInCopy.expired}</Notice>}
         {notice === "badLink" && <Notice tone="problem">{signInCopy.errors.badLink}</Notice>}
         {typeof notice === "object" && <Notice tone="problem">{signInCopy.errors.provider(notice.provider)}</Notice>}
