@@ -6,10 +6,10 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Copy, KeyRound } from "lucide-react";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { accountCopy, signInCopy } from "~/content/console";
+import { accountCopy, mfaCopy } from "~/content/console";
 import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
-import { CodeField, Notice } from "./auth-card";
+import { CodeField, Notice, isCode } from "./auth-card";
 import { authErrorText } from "./sign-in";
 import { LoadingState } from "./states";
 
@@ -70,8 +70,8 @@ export function TotpEnrol({ client, startAtOnce = false, onDone, onCancel }: { c
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     if (!enrolment) return;
-    if (!/^\d{6}$/.test(code)) {
-      setError(signInCopy.errors.code);
+    if (!isCode(code)) {
+      setError(mfaCopy.codeLength);
       return;
     }
     setBusy(true);

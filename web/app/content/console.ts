@@ -113,6 +113,8 @@ export const mfaCopy = {
   wrongCode: "That code is not right. Codes change every 30 seconds: try the current one.",
   noFactor: "No authenticator is set up for this account.",
   signOut: "Sign out",
+  /** A code of the wrong length: the field wants 6 digits. */
+  codeLength: "Enter the 6 digits from your authenticator app.",
   enrolFirst: {
     title: "Set up two-step sign-in first",
     text: "This studio requires an authenticator app for staff. Set one up to see the console's data.",
