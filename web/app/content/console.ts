@@ -377,6 +377,11 @@ export const listCopy = {
   next: "Next page",
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
   range: (from: number, to: number, total: number) => (total === 0 ? "0 results" : `${from}–${to} of ${total}`),
+  /** What the list's live region says after each search, filter or page: the count, the search, and the rows shown when not all are. */
+  status: (from: number, to: number, total: number, q: string) =>
+    `${total === 1 ? "1 result" : `${total} results`}${q ? ` for “${q}”` : ""}${to - from + 1 < total ? `, showing ${from}–${to}` : ""}`,
+  /** What the live region says when the list is empty: the empty state's title and text. */
+  emptyStatus: (empty: { title: string; text: string }) => `${empty.title}. ${empty.text}`,
   live: "Live",
   connecting: "Connecting…",
   liveOff: "Not live",
