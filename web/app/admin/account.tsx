@@ -1,5 +1,5 @@
 /** The account page: who is signed in and how, the sign-in methods, the authenticator (set up, remove), and signing out here or everywhere. */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import type { Factor } from "@supabase/supabase-js";
 import { accountCopy } from "~/content/console";
@@ -14,6 +14,7 @@ import { formatDateTime } from "./time";
 import { TotpEnrol } from "./totp-enrol";
 import { SignInMethods } from "./sign-in-methods";
 import { firstFactor, type FirstFactor } from "./federated";
+import { useDocumentTitle } from "./document-title";
 
 const card = "flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900/40";
 
@@ -21,8 +22,10 @@ type Factors = { phase: "loading" } | { phase: "failed"; message: string } | { p
 
 export function AccountScreen() {
   const { client, session, signOut } = useConsole();
+  useDocumentTitle(accountCopy.title);
   const [factors, setFactors] = useState<Factors>({ phase: "loading" });
   const [notice, setNotice] = useState<string>();
+  const mfaTitle = useRef<HTMLHeadingElement>(null);
   const load = useCallback(async () => {
     setFactors({ phase: "loading" });
     const [{ data, error }, aal] = await Promise.all([client.auth.mfa.listFactors(), client.auth.mfa.getAuthenticatorAssuranceLevel()]);
@@ -69,7 +72,7 @@ export function AccountScreen() {
       <SignInMethods className={card} />
       <section aria-labelledby="mfa-title" className={card}>
         <div>
-          <h2 id="mfa-title" className="text-lg font-semibold">
+          <h2 id="mfa-title" ref={mfaTitle} tabIndex={-1} className="text-lg font-semibold focus:outline-none">
             {accountCopy.mfa.title}
           </h2>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{accountCopy.mfa.intro}</p>
@@ -102,7 +105,16 @@ export function AccountScreen() {
                 ))}
               </ul>
             )}
-            {factors.totp.length === 0 && <TotpEnrol client={client} onDone={() => void load()} />}
+            {factors.totp.length === 0 && (
+              <TotpEnrol
+                client={client}
+                onDone={() => {
+                  // The set-up's form goes away: focus goes to this section's heading, above the list that now shows the authenticator.
+                  mfaTitle.current?.focus();
+                  void load();
+                }}
+              />
+            )}
           </>
         )}
       </section>

@@ -3,8 +3,11 @@ import type { ReactNode } from "react";
 import { Logo } from "~/components/logo";
 import { consoleShell } from "~/content/console";
 import { ThemeToggle } from "~/components/theme-toggle";
+import { useDocumentTitle } from "./document-title";
 
-export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+/** AuthCard frames a screen before the console; documentTitle names it in the document title when its heading is too long for a tab. */
+export function AuthCard({ title, documentTitle = title, children }: { title: string; documentTitle?: string; children: ReactNode }) {
+  useDocumentTitle(documentTitle);
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex items-center justify-between px-4 py-3 sm:px-6">
@@ -30,8 +33,47 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
 export const inputClass =
   "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-500 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 aria-invalid:border-red-700 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:aria-invalid:border-red-400";
 
-/** CodeField takes a 6-digit code (digits only; a pasted code with spaces is cleaned). */
-export function CodeField({ id, label, value, onChange, error, autoFocus }: { id: string; label: string; value: string; onChange: (v: string) => void; error?: string; autoFocus?: boolean }) {
+/** The digits of a code: a code from a mail, an app or a message may come with spaces, dashes or full-width digits. */
+export const CODE_LENGTH = 6;
+
+/**
+ * normaliseCode is what a code field keeps of what was typed or pasted: its
+ * digits (full-width ones as ASCII), without the spaces, tabs, dashes or
+ * other separators around or inside them, the first 6 of them. It runs on
+ * every input, so a pasted "    434210" or " 434 210 " is cut only after
+ * the separators are gone (the field has no maxlength, which the browser
+ * would apply to the pasted text as it stands: WCAG 3.3.8).
+ */
+export function normaliseCode(raw: string): string {
+  return raw.normalize("NFKC").replace(/\D/g, "").slice(0, CODE_LENGTH);
+}
+
+/** isCode says whether a code field's value is a whole code (6 digits): less is refused with the field's message. */
+export const isCode = (code: string) => new RegExp(`^\\d{${CODE_LENGTH}}$`).test(code);
+
+/**
+ * CodeField takes a 6-digit code: typed, pasted or filled by the browser,
+ * with or without spaces and dashes (normaliseCode). describedBy names
+ * what explains the code (read with the field's label).
+ */
+export function CodeField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  autoFocus,
+  describedBy,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  autoFocus?: boolean;
+  describedBy?: string;
+}) {
+  const described = [describedBy, error ? `${id}-error` : undefined].filter(Boolean).join(" ") || undefined;
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium">
@@ -42,14 +84,13 @@ export function CodeField({ id, label, value, onChange, error, autoFocus }: { id
         name="code"
         inputMode="numeric"
         autoComplete="one-time-code"
-        pattern="[0-9]{6}"
-        maxLength={6}
+        pattern={`[0-9]{${CODE_LENGTH}}`}
         required
         autoFocus={autoFocus}
         value={value}
-        onChange={(e) => onChange(e.target.value.replace(/\D/g, "").slice(0, 6))}
+        onChange={(e) => onChange(normaliseCode(e.target.value))}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={described}
         className={`${inputClass} font-mono text-lg tracking-[0.4em]`}
       />
       <FieldError id={`${id}-error`} text={error} />

@@ -19,6 +19,7 @@ import { classify, type Problem } from "./problem";
 import { ConsoleShell } from "./shell";
 import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
 import { LoadingState, ProblemState } from "./states";
+import { useDocumentTitle } from "./document-title";
 import { EnrolFirst, TwoStepCheck } from "./two-step";
 import { PROVIDER_PARAMS, holdLinkRefusal, providerReturn } from "./federated";
 import { ConfirmLink } from "./captcha-check";
@@ -29,7 +30,8 @@ export type Stage =
   | { name: "signed-out"; notice?: SignInNotice }
   | { name: "two-step" }
   | { name: "enrol" }
-  | { name: "ready"; session: Session };
+  /** arrived: the console comes after a sign-in or a check in this tab (not a session kept from an earlier visit), so focus goes to its heading. */
+  | { name: "ready"; session: Session; arrived?: boolean };
 
 export type LinkToken = { token_hash: string; type: "magiclink" | "email" };
 
@@ -70,6 +72,7 @@ export default function ConsoleApp() {
 }
 
 function Starting({ label = consoleShell.loading }: { label?: string }) {
+  useDocumentTitle(undefined);
   return (
     <div className="flex min-h-dvh items-center justify-center">
       <LoadingState label={label} />
@@ -107,7 +110,10 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
       if (session.user.email) rememberEmail(session.user.email);
       const { data } = await client.auth.mfa.getAuthenticatorAssuranceLevel();
       if (data?.nextLevel === "aal2" && data.currentLevel !== "aal2") setStage({ name: "two-step" });
-      else setStage((s) => (s.name === "enrol" && data?.currentLevel !== "aal2" ? s : { name: "ready", session }));
+      else
+        setStage((s) =>
+          s.name === "enrol" && data?.currentLevel !== "aal2" ? s : { name: "ready", session, arrived: s.name === "ready" ? s.arrived : s.name !== "starting" },
+        );
     },
     [client],
   );
@@ -223,11 +229,11 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
     case "enrol":
       return <EnrolFirst client={client} onSignOut={() => void signOut("local")} />;
     case "ready":
-      return <Ready client={client} session={session!} reportProblem={reportProblem} signOut={signOut} />;
+      return <Ready client={client} session={session!} reportProblem={reportProblem} signOut={signOut} arrived={stage.arrived ?? false} />;
   }
 }
 
-function Ready({ client, session, reportProblem, signOut }: Omit<Console, "live">) {
+function Ready({ client, session, reportProblem, signOut, arrived }: Omit<Console, "live"> & { arrived: boolean }) {
   const [live, setLive] = useState<LiveFeed>();
   const userId = session.user.id;
   useEffect(() => {
@@ -240,7 +246,7 @@ function Ready({ client, session, reportProblem, signOut }: Omit<Console, "live"
   if (!value) return <Starting />;
   return (
     <ConsoleContext.Provider value={value}>
-      <ConsoleShell />
+      <ConsoleShell arrived={arrived} />
     </ConsoleContext.Provider>
   );
 }

@@ -18,6 +18,7 @@ import { FileDetails, type FileEntry } from "./file-details";
 import { storageFailure } from "./file-failure";
 import { asRequestFailure, breadcrumbs, filesPath, formatSize, joinPath } from "./files-path";
 import { ConsoleLink } from "./router";
+import { useDocumentTitle } from "./document-title";
 import { EmptyState, LoadingState, ProblemState } from "./states";
 import { formatDateTime, formatListTime } from "./time";
 import { UploadRow, useUploads } from "./uploads";
@@ -46,6 +47,7 @@ function listFolder(client: SupabaseClient, bucket: string, prefix: string) {
 }
 
 export function FilesScreen({ bucket, prefix }: { bucket?: string; prefix: string }) {
+  useDocumentTitle(filesCopy.documentTitle(bucket, prefix));
   return (
     <section aria-labelledby="screen-title" className="flex flex-col gap-4">
       <h1 id="screen-title" tabIndex={-1} className="text-2xl font-bold tracking-tight focus:outline-none">

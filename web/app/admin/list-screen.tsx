@@ -3,17 +3,18 @@
  * the title with the live mark and the export, the search and filters, the
  * rows (or the loading, empty or problem state) and the pager.
  */
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Radio } from "lucide-react";
 import { listCopy } from "~/content/console";
 import { cn } from "~/lib/cn";
 import { csvFileName } from "./csv";
 import { ExportButton, FilterButtons, Pager, SearchBox } from "./list-controls";
 import { useLiveStatus } from "./live";
-import { clampPage } from "./paging";
+import { clampPage, shownRange } from "./paging";
 import { EmptyState, LoadingState, ProblemState } from "./states";
 import type { ListParamsState } from "./use-list-params";
 import type { Answer, RequestState } from "./use-request";
+import { useDocumentTitle } from "./document-title";
 
 export function LiveMark() {
   const status = useLiveStatus();
@@ -71,10 +72,19 @@ type Props<T, F extends string> = {
 
 export function ListScreen<T, F extends string>({ title, summary, list, search, filter, csv, request, empty, children }: Props<T, F>) {
   const { params, setQuery, setFilter, setPage: onPage } = list;
+  useDocumentTitle(title);
   const { page } = params;
   const shown = request.phase === "done" ? request : request.phase === "loading" ? request.last : undefined;
   const rows = shown?.data ?? [];
   const total = shown?.count ?? rows.length;
+  // What the list's live region says once the rows of a search, filter or page are in: the count, or why there is none.
+  const [status, setStatus] = useState("");
+  const { from, to } = shownRange(page, rows.length, total);
+  const emptyStatus = listCopy.emptyStatus(empty);
+  useEffect(() => {
+    if (request.phase !== "done") return;
+    setStatus(rows.length === 0 ? emptyStatus : listCopy.status(from, to, total, params.q));
+  }, [request.phase, rows.length, from, to, total, params.q, emptyStatus]);
   // Rows went away (handled, moved to spam) or the URL named a page past the end: show the last page.
   useEffect(() => {
     if (request.phase === "done" && rows.length === 0 && page > 1) onPage(clampPage(page, total), true);
@@ -95,6 +105,10 @@ export function ListScreen<T, F extends string>({ title, summary, list, search, 
         <SearchBox label={search.label} placeholder={search.placeholder} value={params.q} onSearch={setQuery} />
         {filter && <FilterButtons label={filter.label} options={filter.options} value={params.filter} onChange={setFilter} />}
       </div>
+      {/* Always in the page (outside the busy rows), so a screen reader hears each change of it: "3 results for “ada”", "No messages match “x”. …" */}
+      <p role="status" aria-live="polite" className="sr-only" data-testid="list-status">
+        {status}
+      </p>
       <div aria-busy={request.phase === "loading"}>
         {request.phase === "failed" ? (
           <ProblemState problem={request.problem} onRetry={request.reload} />

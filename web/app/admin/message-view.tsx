@@ -13,6 +13,7 @@ import { ConsoleLink, useLocation } from "./router";
 import { EmptyState, LoadingState, ProblemState, useFailedAction } from "./states";
 import type { ContactMessage } from "./tables";
 import { formatDateTime } from "./time";
+import { useDocumentTitle } from "./document-title";
 import { run, useRequest } from "./use-request";
 
 /** replyHref is the mailto: link of Reply, with the subject filled in. */
@@ -33,6 +34,8 @@ export function MessageScreen({ id }: { id: string }) {
   const { search } = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);
   const loaded = request.phase === "done";
+  const shown = request.phase === "done" ? request.data : request.phase === "loading" ? request.last?.data : undefined;
+  useDocumentTitle(shown ? (shown[0] ? messageCopy.documentTitle(shown[0].name) : messageCopy.notFound.title) : messageCopy.loadingTitle);
   useEffect(() => {
     if (loaded) heading.current?.focus();
   }, [loaded]);

@@ -19,6 +19,7 @@ import { useLiveChanges, type Change } from "./live";
 import { MessageScreen } from "./message-view";
 import { openCount } from "./queries";
 import { CONSOLE_ROOT, parseRoute, type Route } from "./route";
+import { useDocumentTitle } from "./document-title";
 import { ConsoleLink, useLocation } from "./router";
 import { EmptyState } from "./states";
 import { SubscribersScreen } from "./subscribers";
@@ -30,7 +31,13 @@ function navScreen(r: Route): string {
   return r.screen === "message" ? "inbox" : r.screen;
 }
 
-export function ConsoleShell() {
+/** focusScreen moves focus to the screen's heading (the main region while the screen has none yet), so keyboard and screen reader users start there. */
+function focusScreen(): void {
+  (document.getElementById("screen-title") ?? document.getElementById("main"))?.focus();
+}
+
+/** ConsoleShell is the signed-in console; arrived: it comes after a sign-in in this tab, whose form went away with the focus in it. */
+export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
   const { client } = useConsole();
   const { pathname } = useLocation();
   const route = parseRoute(pathname);
@@ -46,15 +53,15 @@ export function ConsoleShell() {
       [reload],
     ),
   );
-  // A new screen moves focus to its heading, so keyboard and screen reader users start there.
+  // A new screen moves focus to its heading, and so does arriving from the sign-in (not a page load, where focus starts at the top).
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
       first.current = false;
-      return;
+      if (!arrived) return;
     }
-    document.getElementById("screen-title")?.focus();
-  }, [pathname]);
+    focusScreen();
+  }, [pathname, arrived]);
   const count = open.phase === "done" ? (open.count ?? 0) : undefined;
   return (
     <div className="flex min-h-dvh flex-col">
@@ -127,13 +134,18 @@ function Screen({ route }: { route: Route }) {
     case "files":
       return <FilesScreen bucket={route.bucket} prefix={route.prefix} />;
     case "not-found":
-      return (
-        <section aria-labelledby="screen-title">
-          <h1 id="screen-title" tabIndex={-1} className="sr-only">
-            {consoleShell.notFound.title}
-          </h1>
-          <EmptyState {...consoleShell.notFound} />
-        </section>
-      );
+      return <NotFound />;
   }
+}
+
+function NotFound() {
+  useDocumentTitle(consoleShell.notFound.title);
+  return (
+    <section aria-labelledby="screen-title">
+      <h1 id="screen-title" tabIndex={-1} className="sr-only">
+        {consoleShell.notFound.title}
+      </h1>
+      <EmptyState {...consoleShell.notFound} />
+    </section>
+  );
 }

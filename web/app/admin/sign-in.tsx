@@ -12,7 +12,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { signInCopy } from "~/content/console";
 import { buttonClass } from "~/components/ui/button";
-import { AuthCard, CodeField, FieldError, Notice, inputClass } from "./auth-card";
+import { AuthCard, CodeField, FieldError, Notice, inputClass, isCode } from "./auth-card";
 import { classify } from "./problem";
 import { CONSOLE_ROOT } from "./route";
 import { consoleReturnURL, pkceTwin, signInOptions, type SignInOptions } from "./federated";
@@ -105,7 +105,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
 
   const verify = async (e: FormEvent) => {
     e.preventDefault();
-    if (!/^\d{6}$/.test(code)) {
+    if (!isCode(code)) {
       setError(signInCopy.errors.code);
       return;
     }
@@ -181,7 +181,7 @@ export function SignIn({ client, notice }: { client: SupabaseClient; notice?: Si
 
   if (step === "email") {
     return (
-      <AuthCard title={signInCopy.title}>
+      <AuthCard title={signInCopy.title} documentTitle={signInCopy.documentTitle}>
         {notice === "expired" && <Notice>{signInCopy.expired}</Notice>}
         {notice === "badLink" && <Notice tone="problem">{signInCopy.errors.badLink}</Notice>}
         {typeof notice === "object" && <Notice tone="problem">{signInCopy.errors.provider(notice.provider)}</Notice>}

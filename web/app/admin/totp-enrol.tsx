@@ -6,10 +6,10 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Copy, KeyRound } from "lucide-react";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { accountCopy, signInCopy } from "~/content/console";
+import { accountCopy, mfaCopy } from "~/content/console";
 import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
-import { CodeField, Notice } from "./auth-card";
+import { CodeField, Notice, isCode } from "./auth-card";
 import { authErrorText } from "./sign-in";
 import { LoadingState } from "./states";
 
@@ -70,8 +70,8 @@ export function TotpEnrol({ client, startAtOnce = false, onDone, onCancel }: { c
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     if (!enrolment) return;
-    if (!/^\d{6}$/.test(code)) {
-      setError(signInCopy.errors.code);
+    if (!isCode(code)) {
+      setError(mfaCopy.codeLength);
       return;
     }
     setBusy(true);
@@ -110,7 +110,9 @@ export function TotpEnrol({ client, startAtOnce = false, onDone, onCancel }: { c
   }
   return (
     <div className="flex flex-col gap-4" data-testid="totp-enrolment">
-      <p className="text-sm text-slate-600 dark:text-slate-300">{copy.scan}</p>
+      <p id="totp-enrol-scan" className="text-sm text-slate-600 dark:text-slate-300">
+        {copy.scan}
+      </p>
       {enrolment.qr && <img src={enrolment.qr} alt={copy.qrAlt} width={192} height={192} className="size-48 rounded-lg bg-white p-2 ring-1 ring-slate-200" />}
       <div className="flex flex-col gap-1.5">
         <p className="text-sm font-medium" id="totp-secret-label">
@@ -131,7 +133,8 @@ export function TotpEnrol({ client, startAtOnce = false, onDone, onCancel }: { c
         </div>
       </div>
       <form onSubmit={confirm} noValidate className="flex flex-col gap-3">
-        <CodeField id="totp-enrol-code" label={copy.codeLabel} value={code} onChange={setCode} error={error} />
+        {/* The set-up has begun: focus goes to the code it asks for, whose description says where to get it. */}
+        <CodeField id="totp-enrol-code" label={copy.codeLabel} value={code} onChange={setCode} error={error} describedBy="totp-enrol-scan" autoFocus />
         <div className="flex flex-wrap gap-2">
           <button type="submit" disabled={busy} className={buttonClass("primary", "md")}>
             {busy ? copy.confirming : copy.confirm}

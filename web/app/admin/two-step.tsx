@@ -9,7 +9,7 @@ import { FingerprintPattern } from "lucide-react";
 import type { Factor, SupabaseClient } from "@supabase/supabase-js";
 import { mfaCopy, passkeyCopy } from "~/content/console";
 import { buttonClass } from "~/components/ui/button";
-import { AuthCard, CodeField, Notice } from "./auth-card";
+import { AuthCard, CodeField, Notice, isCode } from "./auth-card";
 import { PasskeyAdd, confirmWithPasskey, passkeysSupported } from "./passkey";
 import { authErrorText } from "./sign-in";
 import { TotpEnrol } from "./totp-enrol";
@@ -36,8 +36,8 @@ export function TwoStepCheck({ client, onSignOut }: { client: SupabaseClient; on
   const verify = async (e: FormEvent) => {
     e.preventDefault();
     if (!factorId) return;
-    if (!/^\d{6}$/.test(code)) {
-      setError(mfaCopy.wrongCode);
+    if (!isCode(code)) {
+      setError(mfaCopy.codeLength);
       return;
     }
     setBusy(true);

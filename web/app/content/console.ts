@@ -2,12 +2,23 @@
  * Copy of the staff console at /admin (app/admin): sign-in, the two-step
  * check, the account page, the inbox, the waitlist, the subscribers and the files.
  */
+import { studio } from "./site";
+
+const studioName = studio.name;
 
 export const consoleMeta = {
   title: "Staff console",
   description: "The studio's staff console: contact messages, waitlists and newsletter subscribers.",
   path: "/admin",
 } as const;
+
+/**
+ * consoleTitle is the document title of a console screen (WCAG 2.4.2): the
+ * screen, then the console, then the studio, e.g. "Inbox | Staff console |
+ * Meridian Studio". Without a screen (while the console starts) it is the
+ * console's own.
+ */
+export const consoleTitle = (screen?: string) => [screen, consoleMeta.title, studioName].filter(Boolean).join(" | ");
 
 export const consoleShell = {
   name: "Staff console",
@@ -37,6 +48,8 @@ export const openCountLabel = (n: number) => (n === 1 ? "1 open message" : `${n}
 
 export const signInCopy = {
   title: "Sign in to the staff console",
+  /** The sign-in screen's name in the document title. */
+  documentTitle: "Sign in",
   intro: "Enter your work e-mail address. We will mail you a 6-digit code.",
   emailLabel: "E-mail address",
   send: "Send code",
@@ -100,6 +113,8 @@ export const mfaCopy = {
   wrongCode: "That code is not right. Codes change every 30 seconds: try the current one.",
   noFactor: "No authenticator is set up for this account.",
   signOut: "Sign out",
+  /** A code of the wrong length: the field wants 6 digits. */
+  codeLength: "Enter the 6 digits from your authenticator app.",
   enrolFirst: {
     title: "Set up two-step sign-in first",
     text: "This studio requires an authenticator app for staff. Set one up to see the console's data.",
@@ -231,6 +246,10 @@ export const messageCopy = {
     copied: "E-mail address copied",
   },
   replySubject: "Re: your message to Meridian Studio",
+  /** A message's name in the document title: who sent it. */
+  documentTitle: (sender: string) => `Message from ${sender}`,
+  /** The document title while the message loads. */
+  loadingTitle: "Message",
   notFound: { title: "Message not found", text: "It may have been removed, or the link is wrong." },
   copyFailed: "The address could not be copied. Select it and copy it by hand.",
 } as const;
@@ -259,6 +278,8 @@ export const subscribersCopy = {
 
 export const filesCopy = {
   title: "Files",
+  /** The document title of the bucket list, or of a bucket's folder: its path first. */
+  documentTitle: (bucket?: string, prefix = "") => (bucket ? `${[bucket, prefix].filter(Boolean).join("/")} – Files` : "Files"),
   bucketsLabel: "Buckets",
   breadcrumbsLabel: "Folder",
   public: "Public",
@@ -356,6 +377,11 @@ export const listCopy = {
   next: "Next page",
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
   range: (from: number, to: number, total: number) => (total === 0 ? "0 results" : `${from}–${to} of ${total}`),
+  /** What the list's live region says after each search, filter or page: the count, the search, and the rows shown when not all are. */
+  status: (from: number, to: number, total: number, q: string) =>
+    `${total === 1 ? "1 result" : `${total} results`}${q ? ` for “${q}”` : ""}${to - from + 1 < total ? `, showing ${from}–${to}` : ""}`,
+  /** What the live region says when the list is empty: the empty state's title and text. */
+  emptyStatus: (empty: { title: string; text: string }) => `${empty.title}. ${empty.text}`,
   live: "Live",
   connecting: "Connecting…",
   liveOff: "Not live",
