@@ -117,7 +117,7 @@ test.describe("site-wide search", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Scaling Strategies That Work: From $1M to $10M ARR");
   });
 
-  test("Ctrl+K and Cmd+K open it anywhere; '/' only when no text field has focus", async ({ page }) => {
+  test("Ctrl+K and Cmd+K open it anywhere; '/' is only a character (no single-key shortcut, WCAG 2.1.4)", async ({ page }) => {
     await page.goto("/resources");
     await hydrated(page);
     for (const keys of ["Control+k", "Meta+k"]) {
@@ -127,9 +127,8 @@ test.describe("site-wide search", () => {
       await expect(dialog(page)).toHaveCount(0);
     }
     await page.keyboard.press("/");
-    await expect(dialog(page)).toBeVisible();
-    await expect(input(page)).toHaveValue("");
-    await page.keyboard.press("Escape");
+    await page.waitForTimeout(200);
+    await expect(dialog(page)).toHaveCount(0);
 
     const field = page.getByRole("searchbox", { name: "Search resources" });
     await field.focus();

@@ -1,6 +1,7 @@
 /**
- * The site-wide search: opens from the header's search button, Ctrl/Cmd+K,
- * or "/" when no text field has focus. The dialog and its index are a
+ * The site-wide search: opens from the header's search button or Ctrl/Cmd+K
+ * (no single-character shortcut: a bare key would fire while a visitor types
+ * or speaks, WCAG 2.1.4). The dialog and its index are a
  * separate chunk, fetched with import() on first use (or earlier, when the
  * pointer or focus reaches the search button), so no page loads them up front.
  * SiteSearch is the island every page carries; an opening asked for before it
@@ -28,22 +29,10 @@ function DialogShown() {
   return null;
 }
 
-/** isTextField: the keyboard is typing into something, so "/" is a character, not a shortcut. */
-function isTextField(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement) {
-    return !["button", "checkbox", "radio", "submit", "reset", "image", "file", "color", "range"].includes(target.type);
-  }
-  return false;
-}
-
-/** isSearchShortcut: Ctrl+K or Cmd+K anywhere, or "/" outside text fields. */
+/** isSearchShortcut: Ctrl+K or Cmd+K, anywhere; it has a modifier, so typing never sets it off. */
 export function isSearchShortcut(event: KeyboardEvent): boolean {
   if (event.defaultPrevented || event.isComposing) return false;
-  if (event.key.toLowerCase() === "k" && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) return true;
-  return event.key === "/" && !event.ctrlKey && !event.metaKey && !event.altKey && !isTextField(event.target);
+  return event.key.toLowerCase() === "k" && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Early search: the header's search button, Ctrl/Cmd+K and "/" must open the
+ * Early search: the header's search button and Ctrl/Cmd+K must open the
  * search at any moment after the first paint, before the search island has
  * loaded. earlySearchScript, inline in every page's <head>, records such an
  * opening and the keys typed after it, and wakes the search island (which
@@ -32,10 +32,7 @@ declare global {
   }
 }
 
-/** The text-field test of site-search.tsx's isTextField, in a few bytes. */
-const isTextField = `function(t){if(!t||!t.tagName)return false;if(t.isContentEditable)return true;var n=t.tagName;if(n==="TEXTAREA"||n==="SELECT")return true;return n==="INPUT"&&!/^(button|checkbox|radio|submit|reset|image|file|color|range)$/.test(t.type)}`;
-
-export const earlySearchScript = `(function(){var s=window.__earlySearch={open:false,keys:"",enter:false,ready:false},f=${isTextField},w=function(){${wakeIslandScript(SEARCH_WAKE)}},r=function(e){var t=e.target;return t&&t.closest&&t.closest("[data-search-trigger]")};function busy(v){document.querySelectorAll("[data-search-trigger]").forEach(function(b){v?b.setAttribute("aria-busy","true"):b.removeAttribute("aria-busy")})}function go(e){e.preventDefault();s.open=true;s.keys="";s.enter=false;busy(true);if(s.onopen)s.onopen();w()}document.addEventListener("click",function(e){if(!s.ready&&r(e))go(e)},true);["pointerover","focusin"].forEach(function(n){document.addEventListener(n,function(e){if(r(e))w()},true)});document.addEventListener("keydown",function(e){if(s.ready||e.isComposing)return;var k=e.key,m=e.ctrlKey||e.metaKey;if(!s.open){if(((k==="k"||k==="K")&&m&&!e.altKey&&!e.shiftKey)||(k==="/"&&!m&&!e.altKey&&!f(e.target)))go(e);return}if(k==="Escape"){s.open=false;s.keys="";busy(false);return}if(k==="Enter")s.enter=true;else if(k==="Backspace")s.keys=s.keys.slice(0,-1);else if(k.length===1&&!m&&!e.altKey)s.keys+=k;else return;e.preventDefault()},true)})()`;
+export const earlySearchScript = `(function(){var s=window.__earlySearch={open:false,keys:"",enter:false,ready:false},w=function(){${wakeIslandScript(SEARCH_WAKE)}},r=function(e){var t=e.target;return t&&t.closest&&t.closest("[data-search-trigger]")};function busy(v){document.querySelectorAll("[data-search-trigger]").forEach(function(b){v?b.setAttribute("aria-busy","true"):b.removeAttribute("aria-busy")})}function go(e){e.preventDefault();s.open=true;s.keys="";s.enter=false;busy(true);if(s.onopen)s.onopen();w()}document.addEventListener("click",function(e){if(!s.ready&&r(e))go(e)},true);["pointerover","focusin"].forEach(function(n){document.addEventListener(n,function(e){if(r(e))w()},true)});document.addEventListener("keydown",function(e){if(s.ready||e.isComposing)return;var k=e.key,m=e.ctrlKey||e.metaKey;if(!s.open){if((k==="k"||k==="K")&&m&&!e.altKey&&!e.shiftKey)go(e);return}if(k==="Escape"){s.open=false;s.keys="";busy(false);return}if(k==="Enter")s.enter=true;else if(k==="Backspace")s.keys=s.keys.slice(0,-1);else if(k.length===1&&!m&&!e.altKey)s.keys+=k;else return;e.preventDefault()},true)})()`;
 
 /** earlySearch is the state the inline script keeps (undefined in tests without it). */
 export function earlySearch(): EarlySearch | undefined {
