@@ -184,8 +184,8 @@ function ContactForm({ onSent }: { onSent: () => void }) {
 
 function inputClass(invalid: boolean): string {
   return [
-    "mt-1.5 block w-full rounded-lg border bg-white px-3.5 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-400",
-    "focus:outline-2 focus:outline-offset-0 disabled:opacity-60 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-500",
+    "mt-1.5 block w-full rounded-lg border bg-white px-3.5 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-500",
+    "focus:outline-2 focus:outline-offset-0 disabled:opacity-60 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400",
     invalid
       ? "border-red-600 focus:outline-red-600 dark:border-red-400"
       : "border-slate-300 focus:outline-brand-600 dark:border-slate-700",
