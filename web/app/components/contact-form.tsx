@@ -188,7 +188,7 @@ function inputClass(invalid: boolean): string {
     "focus:outline-2 focus:outline-offset-0 disabled:opacity-60 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400",
     invalid
       ? "border-red-600 focus:outline-red-600 dark:border-red-400"
-      : "border-slate-300 focus:outline-brand-600 dark:border-slate-700",
+      : "border-slate-300 focus:outline-brand-600 dark:border-slate-700 dark:focus:outline-brand-300",
   ].join(" ");
 }
 

@@ -30,7 +30,7 @@ export function LegalPage({ doc }: { doc: LegalDocument }) {
               <li key={section.id}>
                 <a
                   href={`#${section.id}`}
-                  className="-ml-px block border-l border-transparent py-1 pl-4 text-sm text-slate-600 hover:border-brand-600 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-400 dark:hover:border-brand-300 dark:hover:text-brand-200"
+                  className="-ml-px block border-l border-transparent py-1 pl-4 text-sm text-slate-600 hover:border-brand-600 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-400 dark:hover:border-brand-300 dark:hover:text-brand-200"
                 >
                   {i + 1}. {section.title}
                 </a>

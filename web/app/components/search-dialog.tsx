@@ -136,20 +136,20 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
             onChange={(e) => setQuery(e.target.value)}
             onKeyDown={onInputKeyDown}
             placeholder={searchDialog.placeholder}
-            className="h-14 min-w-0 flex-1 bg-transparent text-base text-slate-900 placeholder:text-slate-500 focus:outline-none dark:text-white dark:placeholder:text-slate-400"
+            className="my-2 h-10 min-w-0 flex-1 rounded-md bg-transparent px-2 text-base text-slate-900 placeholder:text-slate-500 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-white dark:placeholder:text-slate-400 dark:focus-visible:outline-brand-300"
           />
           <button
             type="button"
             onClick={close}
             aria-label={searchDialog.close}
-            className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-300 dark:hover:bg-slate-800"
+            className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-300 dark:hover:bg-slate-800"
           >
             <X aria-hidden="true" className="size-5" />
           </button>
         </div>
 
         {/* Focusable so keyboard users can scroll a long list (the options themselves are reached with the arrow keys from the input). */}
-        <div tabIndex={0} aria-label={searchDialog.resultsLabel} role="region" className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-brand-600">
+        <div tabIndex={0} aria-label={searchDialog.resultsLabel} role="region" className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300">
           <div id={ids.listbox} role="listbox" aria-label={searchDialog.resultsLabel} className={cn(flat.length > 0 && "p-2")}>
             {flat.map((entry, i) => {
               const selected = i === active;

@@ -15,7 +15,7 @@ export function SiteFooter({ copyright, themeChoice, firstScreen }: { copyright?
       <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 lg:px-8">
         <div className="grid gap-10 md:grid-cols-[1.5fr_repeat(3,1fr)]">
           <div>
-            <a href="/" className="inline-flex items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600">
+            <a href="/" className="inline-flex items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300">
               <Logo />
               <span className="text-lg font-bold text-slate-900 dark:text-white">{studio.name}</span>
             </a>
@@ -29,7 +29,7 @@ export function SiteFooter({ copyright, themeChoice, firstScreen }: { copyright?
                   <li key={link.href}>
                     <a
                       href={link.href}
-                      className="inline-block py-1 text-sm text-slate-600 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-400 dark:hover:text-brand-200"
+                      className="inline-block py-1 text-sm text-slate-600 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-400 dark:hover:text-brand-200"
                     >
                       {link.label}
                     </a>

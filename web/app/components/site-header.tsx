@@ -8,7 +8,7 @@ import { cn } from "~/lib/cn";
 /** navLinkClass styles a main navigation link; the current page's is highlighted. */
 export const navLinkClass = (current: boolean) =>
   cn(
-    "rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-brand-600",
+    "rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300",
     current
       ? "bg-brand-50 text-brand-700 dark:bg-brand-500/15 dark:text-brand-200"
       : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
@@ -52,7 +52,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
         {headerLabels.skipToContent}
       </a>
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6 lg:px-8">
-        <a href="/" aria-label={headerLabels.home} className="mr-2 flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600">
+        <a href="/" aria-label={headerLabels.home} className="mr-2 flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300">
           <Logo />
           <span className="hidden text-lg font-bold tracking-tight text-slate-900 sm:inline dark:text-white">{studio.name}</span>
         </a>
@@ -73,7 +73,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
                     href={item.href}
                     aria-current={active ? "true" : undefined}
                     className={cn(
-                      "block rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
+                      "block rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300",
                       active
                         ? "bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white"
                         : "text-slate-600 dark:text-slate-300",
@@ -94,7 +94,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
             aria-haspopup="dialog"
             aria-keyshortcuts="Control+K Meta+K /"
             data-search-trigger
-            className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-200 dark:hover:bg-slate-800"
+            className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-200 dark:hover:bg-slate-800"
           >
             <Search aria-hidden="true" className="size-5" />
           </button>

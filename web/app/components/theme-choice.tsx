@@ -22,7 +22,7 @@ export function ThemeChoicePicker() {
             <label
               key={value}
               className={cn(
-                "flex cursor-pointer items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600",
+                "flex cursor-pointer items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 dark:has-[:focus-visible]:outline-brand-300",
                 state.choice === value
                   ? "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-white"
                   : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white",

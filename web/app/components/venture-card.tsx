@@ -37,7 +37,7 @@ export function VentureCard({ venture, badge }: { venture: Venture; badge?: Reac
         </dl>
         <a
           href={venture.link}
-          className="mt-5 inline-flex items-center gap-1.5 self-start rounded-md font-semibold text-brand-700 hover:text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:text-brand-300 dark:hover:text-brand-200"
+          className="mt-5 inline-flex items-center gap-1.5 self-start rounded-md font-semibold text-brand-700 hover:text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-brand-300 dark:hover:text-brand-200"
         >
           {labels.viewDetails}
           <span className="sr-only">{labels.viewDetailsOf(venture.name)}</span>

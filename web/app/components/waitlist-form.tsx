@@ -41,7 +41,7 @@ export function WaitlistForm({ productId, productName }: { productId: string; pr
           aria-describedby={hintId}
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          className="h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 text-slate-900 placeholder:text-slate-500 focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400 dark:focus-visible:outline-brand-300"
+          className="h-11 min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-slate-900 placeholder:text-slate-500 focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400 dark:focus-visible:outline-brand-300 sm:flex-1"
         />
         <button type="submit" disabled={pending} className={buttonClass("primary", "md", "shrink-0")}>
           {pending ? copy.submitting : copy.submit}

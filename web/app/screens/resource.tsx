@@ -65,14 +65,14 @@ export default function ResourcePage({ slug, bodyHtml = "" }: { slug: string; bo
         <nav aria-label="Breadcrumb">
           <ol className="flex flex-wrap items-center gap-1 text-sm text-slate-600 dark:text-slate-400">
             <li>
-              <a href={resourceBasePath} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-brand-200">
+              <a href={resourceBasePath} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:hover:text-brand-200">
                 {resourceDetail.back}
               </a>
             </li>
             {section && (
               <li className="flex items-center gap-1">
                 <ChevronRight aria-hidden="true" className="size-4" />
-                <a href={section.href} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-brand-200">
+                <a href={section.href} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:hover:text-brand-200">
                   {section.label}
                 </a>
               </li>

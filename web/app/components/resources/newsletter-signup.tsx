@@ -41,7 +41,7 @@ export function NewsletterSignup() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             readOnly={submitting}
-            className="h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-4 text-slate-900 placeholder:text-slate-500 focus:border-brand-500 focus:outline-2 focus:outline-brand-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400"
+            className="h-11 min-w-0 rounded-lg border border-slate-300 bg-white px-4 text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600 sm:flex-1 dark:border-slate-600 dark:focus:border-brand-300 dark:focus:outline-brand-300 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400"
           />
           <button type="submit" disabled={submitting} className={buttonClass("primary", "md", "shrink-0")}>
             {submitting ? newsletter.submitting : newsletter.submit}

@@ -25,7 +25,7 @@ import {
 const SKELETON_MIN = 3;
 
 const fieldClass =
-  "h-11 w-full rounded-lg border border-slate-300 bg-white text-slate-900 focus:border-brand-500 focus:outline-2 focus:outline-brand-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-white";
+  "h-11 w-full rounded-lg border border-slate-300 bg-white text-slate-900 focus:border-brand-600 focus:outline-2 focus:outline-brand-600 dark:border-slate-600 dark:focus:border-brand-300 dark:focus:outline-brand-300 dark:bg-slate-950 dark:text-white";
 
 /** earlyQuery is what the visitor typed or chose in the prerendered controls before this island ran (nothing on the server). */
 function earlyQuery(ids: { search: string; category: string; sort: string }): Partial<ResourceQuery> {
@@ -78,6 +78,7 @@ export function ResourceBrowser() {
   const applied = useRef(false);
 
   const listRef = useRef<HTMLUListElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
   const focusIndex = useRef<number | null>(null);
 
   // Merges a change into the URL's query as it is now. (It reads the address
@@ -161,10 +162,12 @@ export function ResourceBrowser() {
     setPages((p) => p + 1);
   };
 
+  // The button goes with the empty state it is in: focus moves to the search field, where a new search starts (not to <body>).
   const clearFilters = () => {
     setText("");
     committedText.current = "";
     commit({ q: "", category: "all" });
+    searchRef.current?.focus();
   };
 
   const skeletons = Math.max(SKELETON_MIN, Math.min(visible.length, 6));
@@ -189,6 +192,7 @@ export function ResourceBrowser() {
               <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-slate-500 dark:text-slate-400" />
               <input
                 id={ids.search}
+                ref={searchRef}
                 type="search"
                 name="q"
                 value={text}

@@ -47,7 +47,7 @@ export function ResourceCard({
   return (
     <article
       data-testid="resource-card"
-      className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[.card-link:focus-visible]:outline-2 has-[.card-link:focus-visible]:outline-offset-2 has-[.card-link:focus-visible]:outline-brand-600 dark:border-slate-800 dark:bg-slate-900"
+      className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[.card-link:focus-visible]:outline-2 has-[.card-link:focus-visible]:outline-offset-2 has-[.card-link:focus-visible]:outline-brand-600 dark:has-[.card-link:focus-visible]:outline-brand-300 dark:border-slate-800 dark:bg-slate-900"
     >
       <Image
         src={resource.image.src}
@@ -84,7 +84,7 @@ export function ResourceCard({
             <a
               href={resource.download.href}
               download={resource.download.fileName}
-              className="relative z-10 inline-flex items-center gap-1.5 rounded-md font-semibold text-brand-700 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-300 dark:hover:text-brand-100"
+              className="relative z-10 inline-flex items-center gap-1.5 rounded-md font-semibold text-brand-700 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-brand-300 dark:hover:text-brand-100"
             >
               <Download aria-hidden="true" className="size-4" />
               {resourceCard.download}

@@ -16,7 +16,7 @@ export function ResourceTabs({ current }: { current: string }) {
               href={tab.href}
               aria-current={tab.href === current ? "page" : undefined}
               className={cn(
-                  "-mb-px inline-flex h-12 items-center border-b-2 px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 sm:px-4",
+                  "-mb-px inline-flex h-12 items-center border-b-2 px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 sm:px-4",
                   tab.href === current
                     ? "border-brand-600 text-brand-700 dark:border-brand-400 dark:text-brand-200"
                     : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900 dark:text-slate-400 dark:hover:border-slate-600 dark:hover:text-white",

@@ -78,7 +78,7 @@ function ToastItem({ t }: { t: Toast }) {
         aria-label="Dismiss notification"
         className={cn(
           "rounded-md p-1 focus-visible:outline-2",
-          destructive ? "text-white hover:bg-white/15 focus-visible:outline-white" : "text-slate-500 hover:bg-slate-100 focus-visible:outline-brand-600 dark:text-slate-300 dark:hover:bg-slate-800",
+          destructive ? "text-white hover:bg-white/15 focus-visible:outline-white" : "text-slate-500 hover:bg-slate-100 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-300 dark:hover:bg-slate-800",
         )}
       >
         <X aria-hidden="true" className="size-4" />
