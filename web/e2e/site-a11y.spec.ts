@@ -214,3 +214,24 @@ test.describe("email fields are big enough to hit (WCAG 2.5.8)", () => {
     });
   }
 });
+
+test.describe("Tab from the footer's last link reaches the theme choice (WCAG 2.1.1, issue 30 item 9)", () => {
+  for (const width of widths) {
+    for (const path of ["/", "/about", "/contact", "/products", "/resources"]) {
+      test(`${path} at ${width} px`, async ({ page }) => {
+        // The island's script never comes: what Tab reaches is the page's own HTML.
+        await page.route("**/assets/theme-choice.*.js", (route) => route.abort());
+        await open(page, path, width);
+        const footer = page.getByRole("contentinfo");
+        await footer.getByRole("link").last().focus();
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(() => {
+          const el = document.activeElement;
+          return el instanceof HTMLInputElement ? `${el.type}:${el.name}` : (el?.tagName ?? "none");
+        });
+        expect(focused).toBe("radio:theme-choice");
+        await expect(footer.getByRole("group", { name: "Theme" }).getByRole("radio")).toHaveCount(3);
+      });
+    }
+  }
+});

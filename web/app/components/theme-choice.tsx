@@ -10,38 +10,41 @@ const options = [
   { value: "system", label: themeChoiceLabels.system, icon: Monitor },
 ] as const satisfies ReadonlyArray<{ value: ThemeChoice; label: string; icon: unknown }>;
 
-/** ThemeChoice offers light, dark or system (follows the device), as a radio group. */
+/**
+ * ThemeChoice offers light, dark or system (follows the device), as a radio
+ * group. Its radios are in the page's HTML, none checked until the island
+ * knows the stored choice, so that Tab reaches them before the island wakes
+ * (it wakes once scrolled to, and a keyboard's Tab comes first).
+ */
 export function ThemeChoicePicker() {
   const state = useTheme();
   return (
     <fieldset className="min-h-10">
       <legend className="sr-only">{themeChoiceLabels.legend}</legend>
-      {state && (
-        <div className="inline-flex rounded-lg border border-slate-200 p-0.5 dark:border-slate-700">
-          {options.map(({ value, label, icon: IconComponent }) => (
-            <label
-              key={value}
-              className={cn(
-                "flex cursor-pointer items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 dark:has-[:focus-visible]:outline-brand-300",
-                state.choice === value
-                  ? "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-white"
-                  : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white",
-              )}
-            >
-              <input
-                type="radio"
-                name="theme-choice"
-                value={value}
-                checked={state.choice === value}
-                onChange={() => setThemeChoice(value)}
-                className="sr-only"
-              />
-              <IconComponent aria-hidden="true" className="size-4" />
-              {label}
-            </label>
-          ))}
-        </div>
-      )}
+      <div className="inline-flex rounded-lg border border-slate-200 p-0.5 dark:border-slate-700">
+        {options.map(({ value, label, icon: IconComponent }) => (
+          <label
+            key={value}
+            className={cn(
+              "flex cursor-pointer items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 dark:has-[:focus-visible]:outline-brand-300",
+              state?.choice === value
+                ? "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-white"
+                : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white",
+            )}
+          >
+            <input
+              type="radio"
+              name="theme-choice"
+              value={value}
+              checked={state?.choice === value}
+              onChange={() => setThemeChoice(value)}
+              className="sr-only"
+            />
+            <IconComponent aria-hidden="true" className="size-4" />
+            {label}
+          </label>
+        ))}
+      </div>
     </fieldset>
   );
 }
