@@ -168,3 +168,47 @@ test.describe("the forms, before their islands have run", () => {
     ]);
   });
 });
+
+/**
+ * The islands' scripts arrive while the visitor is typing (issue 30): every
+ * character stays, in the field and in the island's state (one more key
+ * after the island runs makes React render the field from its state). Each
+ * form is tried on several fresh pages, with the scripts let through after
+ * the first few keys and with nothing held at all, so that the takeover
+ * falls at different moments of the typing.
+ */
+test.describe("typing while an island wakes up loses nothing", () => {
+  const text = "Early Typist keeps typing";
+  const fields = [
+    { path: "/contact", island: "ContactPanel", name: "Name", field: (p: Page) => p.getByRole("textbox", { name: /^Name/ }) },
+    { path: "/contact", island: "ContactPanel", name: "Message", field: (p: Page) => p.getByRole("textbox", { name: /^Message/ }) },
+    { path: "/resources", island: "NewsletterSignup", name: "Email address", field: (p: Page) => p.getByRole("region", { name: "Get new resources in your inbox" }).getByRole("textbox") },
+    { path: "/products/saas-3", island: "WaitlistForm", name: "Email address", field: (p: Page) => p.locator("#waitlist").getByRole("textbox") },
+    { path: "/resources", island: "ResourceBrowser", name: "Search resources", field: search },
+  ];
+
+  for (const { path, island, name, field } of fields) {
+    test(`${island} on ${path}: ${name}`, async ({ page }) => {
+      const lost: string[] = [];
+      for (let round = 0; round < 6; round++) {
+        const held = round % 2 === 0 ? await holdModules(page) : null;
+        await page.goto(path, { waitUntil: "commit" });
+        const box = field(page);
+        await box.click();
+        const typing = box.pressSequentially(text, { delay: 15 });
+        if (held) {
+          await expect(box).toHaveValue(/^Ear/);
+          await held.release();
+        }
+        await typing;
+        await running(page, island);
+        await box.press("End");
+        await box.press("!");
+        const value = await box.inputValue();
+        if (value !== `${text}!`) lost.push(`round ${round}: "${value}"`);
+        await page.unrouteAll({ behavior: "ignoreErrors" });
+      }
+      expect(lost).toEqual([]);
+    });
+  }
+});

@@ -79,7 +79,8 @@ test.describe("theme", () => {
     await page.goto("/");
     await page.getByRole("contentinfo").scrollIntoViewIfNeeded(); // the theme choice hydrates when scrolled to
     await page.getByRole("radio", { name: "System" }).check({ force: true });
-    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("system");
+    // Chosen perhaps before the island ran: it takes the choice as it wakes.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("theme"))).toBe("system");
     const html = page.locator("html");
     await expect(html).not.toHaveClass(/dark/);
     await page.emulateMedia({ colorScheme: "dark" });

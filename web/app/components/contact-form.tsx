@@ -2,9 +2,10 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { CheckCircle2 } from "lucide-react";
 import { buttonClass } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
+import { FormNote, noteText, type FormNoteData } from "~/components/ui/form-note";
 import { contactForm } from "~/content/contact";
 import { FUNCTIONS_BASE, FunctionError, invokeFunction, newIdempotencyKey } from "~/lib/functions";
-import { earlyValue } from "~/lib/early-input";
+import { earlyValue, useKeepTyped } from "~/lib/early-input";
 import { useHydrated } from "~/lib/hydrated";
 import { CaptchaBox, useCaptcha } from "~/lib/captcha";
 import { contactRules, honeypotField, validate, type FieldErrors } from "~/lib/validation";
@@ -38,8 +39,15 @@ function ContactForm({ onSent }: { onSent: () => void }) {
   const id = useId();
   // What was typed before this island ran stays: its first render takes it (lib/early-input.ts).
   const [values, setValues] = useState<FormValues>(() => earlyForm(id));
+  useKeepTyped(
+    fieldOrder.map((f) => fieldId(id, f)),
+    (typedId, text) => setValues((v) => ({ ...v, [typedId.slice(id.length + 1)]: text })),
+  );
   const [errors, setErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
+  // A failed send's reason stays by the button after its toast has gone, until the form is changed.
+  const [note, setNote] = useState<FormNoteData | null>(null);
+  const noteId = `${id}-outcome`;
   const honeypot = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // One key per message: sending it again unchanged (after a failure whose answer was lost) cannot store it twice.
@@ -60,6 +68,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
 
   function update(field: FieldName, value: string) {
     messageKey.current = undefined;
+    setNote(null);
     setValues((v) => ({ ...v, [field]: value }));
     if (errors[field]) {
       // Re-check the field as it is corrected, so the message leaves at once.
@@ -88,6 +97,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
       return;
     }
     setCaptchaMissing(false);
+    setNote(null);
     setSubmitting(true);
     messageKey.current ??= newIdempotencyKey();
     try {
@@ -107,11 +117,9 @@ function ContactForm({ onSent }: { onSent: () => void }) {
       onSent();
     } catch (err) {
       const fe = err instanceof FunctionError ? err : undefined;
-      toast({
-        title: contactForm.error.toastTitle,
-        description: fe?.fromServer ? fe.message : contactForm.error.fallback,
-        variant: "destructive",
-      });
+      const description = fe?.fromServer ? fe.message : contactForm.error.fallback;
+      toast({ title: contactForm.error.toastTitle, description, variant: "destructive" });
+      setNote({ tone: "error", text: noteText(contactForm.error.toastTitle, description) });
       if (fe && Object.keys(fe.fields).length > 0) setErrors(fe.fields);
     } finally {
       if (captcha.required) captcha.reset(); // a token works once
@@ -129,7 +137,8 @@ function ContactForm({ onSent }: { onSent: () => void }) {
       "aria-invalid": error ? true : undefined,
       "aria-describedby": error ? `${id}-${field}-error` : undefined,
       placeholder: contactForm.fields[field].placeholder,
-      disabled: submitting,
+      // Not disabled: focus stays where the visitor is while the message is sent.
+      readOnly: submitting,
       className: inputClass(Boolean(error)),
     };
   };
@@ -173,9 +182,15 @@ function ContactForm({ onSent }: { onSent: () => void }) {
         </div>
         <CaptchaBox captcha={captcha} missing={captchaMissing && !captcha.token} className="sm:col-span-2" />
         <div className="sm:col-span-2">
-          <button type="submit" disabled={submitting} className={buttonClass("primary", "lg", "w-full sm:w-auto")}>
+          <button
+            type="submit"
+            aria-disabled={submitting || undefined}
+            aria-describedby={note ? noteId : undefined}
+            className={buttonClass("primary", "lg", "w-full sm:w-auto")}
+          >
             {submitting ? contactForm.submitting : contactForm.submit}
           </button>
+          <FormNote id={noteId} note={note} className="mt-3" />
         </div>
       </form>
     </>
@@ -185,7 +200,7 @@ function ContactForm({ onSent }: { onSent: () => void }) {
 function inputClass(invalid: boolean): string {
   return [
     "mt-1.5 block w-full rounded-lg border bg-white px-3.5 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-500",
-    "focus:outline-2 focus:outline-offset-0 disabled:opacity-60 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400",
+    "focus:outline-2 focus:outline-offset-0 read-only:opacity-60 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400",
     invalid
       ? "border-red-600 focus:outline-red-600 dark:border-red-400"
       : "border-slate-300 focus:outline-brand-600 dark:border-slate-700 dark:focus:outline-brand-300",

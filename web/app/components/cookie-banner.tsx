@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 import { cookieBanner } from "~/content/site";
 import { buttonClass } from "~/components/ui/button";
 import { readConsent, writeConsent, type Consent } from "~/lib/consent";
@@ -10,21 +10,46 @@ import { useHydrated } from "~/lib/hydrated";
  * takes its own space: scrolling brings every part of the page above it.
  * It is in every prerendered page; consentScript hides it before first paint
  * from a visitor who has chosen, and once running it leaves the page.
+ * While it shows, the page keeps what gets focus clear of it (app.css,
+ * scroll-padding-bottom: WCAG 2.4.11). Escape closes it for this page
+ * without a choice. When it goes, focus goes back to where it came from.
  */
 export function CookieBanner() {
   const hydrated = useHydrated();
   const [choice, setChoice] = useState<Consent | null>(null);
-  if (hydrated && (choice ?? readConsent(window.localStorage)) !== null) return null;
+  const [closed, setClosed] = useState(false);
+  const self = useRef<HTMLElement>(null);
+  const cameFrom = useRef<HTMLElement | null>(null);
+  if (closed || (hydrated && (choice ?? readConsent(window.localStorage)) !== null)) return null;
 
+  // Focus is handed back before the banner leaves: to where it came from, else to what precedes it.
+  const handBackFocus = () => {
+    if (!self.current?.contains(document.activeElement)) return;
+    const back = cameFrom.current?.isConnected ? cameFrom.current : focusableBefore(self.current);
+    back?.focus();
+  };
   const decide = (consent: Consent) => {
     writeConsent(window.localStorage, consent);
+    handBackFocus();
     setChoice(consent);
+  };
+  const onFocus = (e: FocusEvent<HTMLElement>) => {
+    const from = e.relatedTarget;
+    if (from instanceof HTMLElement && !e.currentTarget.contains(from)) cameFrom.current = from;
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key !== "Escape") return;
+    handBackFocus();
+    setClosed(true);
   };
 
   return (
     <section
+      ref={self}
       data-cookie-banner
       aria-label="Cookie consent"
+      onFocus={onFocus}
+      onKeyDown={onKeyDown}
       className="sticky bottom-0 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,23,42,0.08)] backdrop-blur dark:border-slate-700 dark:bg-slate-900/95"
     >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2.5 sm:flex-nowrap sm:items-center sm:gap-6 sm:px-6 lg:px-8">
@@ -45,4 +70,14 @@ export function CookieBanner() {
       </div>
     </section>
   );
+}
+
+const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]):not([type="hidden"]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+
+/** focusableBefore is the last focusable element that precedes el in the document, or <main>. */
+function focusableBefore(el: HTMLElement): HTMLElement | null {
+  const before = [...document.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (c) => c.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING && c.getClientRects().length > 0,
+  );
+  return before.at(-1) ?? document.querySelector("main");
 }

@@ -1,30 +1,42 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Menu, X } from "lucide-react";
 import { getStarted, headerLabels } from "~/content/site";
-import { buttonClass } from "~/components/ui/button";
+import { buttonClass, headerIconButtonClass } from "~/components/ui/button";
 import { MainNavItems } from "~/components/site-header";
 
 /**
  * MobileMenu is the header's menu under 768 px (an island): a button that
  * opens the main navigation below the header bar, closed by the button, by
- * Escape (focus returns to the button) or by going to another page (each
- * page is a new document, so it starts closed).
+ * Escape (focus returns to the button when it was in the menu), by focus or
+ * a press moving elsewhere (an open menu would cover what gets focus: WCAG
+ * 2.4.11), or by going to another page (each page is a new document, so it
+ * starts closed).
  */
 export function MobileMenu({ pathname }: { pathname: string }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!open) return;
+    const inside = (node: EventTarget | null) => node instanceof Node && (menu.current?.contains(node) || button.current?.contains(node));
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        setOpen(false);
-        button.current?.focus();
-      }
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      if (menu.current?.contains(document.activeElement)) button.current?.focus();
+    };
+    const onElsewhere = (e: Event) => {
+      if (!inside(e.target)) setOpen(false);
     };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    document.addEventListener("focusin", onElsewhere);
+    document.addEventListener("pointerdown", onElsewhere);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("focusin", onElsewhere);
+      document.removeEventListener("pointerdown", onElsewhere);
+    };
   }, [open]);
 
   return (
@@ -36,11 +48,12 @@ export function MobileMenu({ pathname }: { pathname: string }) {
         aria-controls={menuId}
         aria-label={open ? headerLabels.closeMenu : headerLabels.openMenu}
         onClick={() => setOpen((o) => !o)}
-        className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-200 dark:hover:bg-slate-800"
+        className={headerIconButtonClass}
       >
         {open ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
       </button>
       <div
+        ref={menu}
         id={menuId}
         hidden={!open}
         className="absolute inset-x-0 top-full border-t border-b border-slate-200 bg-white shadow-lg md:hidden dark:border-slate-800 dark:bg-slate-950"

@@ -25,9 +25,8 @@ export function ProcessStep({ step, stepLabel }: { step: ProcessStepData; stepLa
             </span>
           </div>
           <h3 id={`${step.id}-heading`} className="mt-5 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
-            <span className="sr-only">
-              {stepLabel} {step.stepNumber}:{" "}
-            </span>
+            {/* One text node: split ones lose their spaces in the accessible name ("Step1:"). */}
+            <span className="sr-only">{`${stepLabel} ${step.stepNumber}: `}</span>
             {step.title}
           </h3>
           <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{step.description}</p>

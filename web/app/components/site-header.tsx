@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Search } from "lucide-react";
 import { getStarted, headerLabels, mainNav, sectionSwitch, studio } from "~/content/site";
-import { buttonClass } from "~/components/ui/button";
+import { buttonClass, headerIconButtonClass, headerIconSlot } from "~/components/ui/button";
 import { Logo } from "~/components/logo";
 import { cn } from "~/lib/cn";
 
@@ -39,7 +39,8 @@ export function MainNavItems({ pathname, linkClass }: { pathname: string; linkCl
  * script) through its data-search-trigger attribute. Without JavaScript the
  * theme toggle, which could not work, is not shown (noscript:hidden: only
  * under @media (scripting: none), so the slot keeps its size for everyone
- * else).
+ * else). Under 640 px the row is tighter, so that it fits 320 px (400 %
+ * zoom) and text spacing without scrolling sideways (WCAG 1.4.10, 1.4.12).
  */
 export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; themeToggle?: ReactNode; menu?: ReactNode }) {
   const inProducts = pathname.includes("/products");
@@ -51,8 +52,8 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
       >
         {headerLabels.skipToContent}
       </a>
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6 lg:px-8">
-        <a href="/" aria-label={headerLabels.home} className="mr-2 flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-1.5 px-3 sm:gap-2 sm:px-6 lg:px-8">
+        <a href="/" aria-label={headerLabels.home} className="flex shrink-0 items-center gap-2 rounded-md sm:mr-2 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300">
           <Logo />
           <span className="hidden text-lg font-bold tracking-tight text-slate-900 sm:inline dark:text-white">{studio.name}</span>
         </a>
@@ -73,7 +74,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
                     href={item.href}
                     aria-current={active ? "true" : undefined}
                     className={cn(
-                      "block rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300",
+                      "block rounded-md px-2 py-1.5 text-sm font-medium whitespace-nowrap sm:px-3 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300",
                       active
                         ? "bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white"
                         : "text-slate-600 dark:text-slate-300",
@@ -87,18 +88,18 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
           </ul>
         </nav>
 
-        <div className="ml-auto flex items-center gap-1">
+        <div className="ml-auto flex items-center sm:gap-1">
           <button
             type="button"
             aria-label={headerLabels.search}
             aria-haspopup="dialog"
             aria-keyshortcuts="Control+K Meta+K /"
             data-search-trigger
-            className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-200 dark:hover:bg-slate-800"
+            className={headerIconButtonClass}
           >
             <Search aria-hidden="true" className="size-5" />
           </button>
-          <span className="inline-flex size-10 items-center justify-center noscript:hidden" data-testid="theme-toggle-slot">
+          <span className={cn(headerIconSlot, "items-center justify-center noscript:hidden")} data-testid="theme-toggle-slot">
             {themeToggle}
           </span>
           <span className="ml-2 hidden md:block">
@@ -106,7 +107,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
               {getStarted.label}
             </a>
           </span>
-          <span className="inline-flex size-10 md:hidden">{menu}</span>
+          <span className={cn(headerIconSlot, "md:hidden")}>{menu}</span>
         </div>
       </div>
     </header>

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from "react";
 import { Monitor, Moon, Sun } from "lucide-react";
 import { themeChoiceLabels } from "~/content/site";
 import type { ThemeChoice } from "~/lib/theme";
@@ -14,12 +15,18 @@ const options = [
  * ThemeChoice offers light, dark or system (follows the device), as a radio
  * group. Its radios are in the page's HTML, none checked until the island
  * knows the stored choice, so that Tab reaches them before the island wakes
- * (it wakes once scrolled to, and a keyboard's Tab comes first).
+ * (it wakes once scrolled to, and a keyboard's Tab comes first). A radio
+ * chosen before then is the visitor's choice once it runs.
  */
 export function ThemeChoicePicker() {
   const state = useTheme();
+  const group = useRef<HTMLFieldSetElement>(null);
+  useLayoutEffect(() => {
+    const early = group.current?.querySelector<HTMLInputElement>("input:checked");
+    if (early && early.checked !== early.defaultChecked) setThemeChoice(early.value as ThemeChoice);
+  }, []);
   return (
-    <fieldset className="min-h-10">
+    <fieldset ref={group} className="min-h-10">
       <legend className="sr-only">{themeChoiceLabels.legend}</legend>
       <div className="inline-flex rounded-lg border border-slate-200 p-0.5 dark:border-slate-700">
         {options.map(({ value, label, icon: IconComponent }) => (

@@ -1,5 +1,6 @@
 import { Moon, Sun } from "lucide-react";
 import { headerLabels } from "~/content/site";
+import { headerIconButtonClass } from "~/components/ui/button";
 import { setThemeChoice } from "~/lib/theme-store";
 
 /**
@@ -15,7 +16,7 @@ export function ThemeToggle() {
     <button
       type="button"
       onClick={toggle}
-      className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300 dark:text-slate-200 dark:hover:bg-slate-800"
+      className={headerIconButtonClass}
     >
       <span className="contents dark:hidden">
         <Moon aria-hidden="true" className="size-5" />

@@ -45,12 +45,17 @@ describe("NewsletterSignup", () => {
     fireEvent.submit(input.form!);
     expect(subscribe).toHaveBeenCalledWith("ada@example.com", undefined); // no CAPTCHA token: the page asks for none
     expect(button().textContent).toBe("Subscribing...");
-    expect(button().disabled).toBe(true);
+    expect(button().getAttribute("aria-disabled")).toBe("true"); // not disabled: focus stays on it
     await act(async () => resolve());
     expect(screen.getByRole("status").textContent).toContain("Subscribed!");
     expect(input.value).toBe("");
     expect(button().textContent).toBe("Subscribe");
-    expect(button().disabled).toBe(false);
+    expect(button().hasAttribute("aria-disabled")).toBe(false);
+    // The outcome stays under the form, read with the field, until the visitor types again.
+    const note = document.getElementById(input.getAttribute("aria-describedby")!)!;
+    expect(note.textContent).toBe("Subscribed!: Thanks for subscribing. The next issue is on its way to your inbox.");
+    fireEvent.input(input, { target: { value: "b" } });
+    expect(input.hasAttribute("aria-describedby")).toBe(false);
   });
 
   it("a rejection shows an error toast with its message and keeps the field", async () => {
@@ -65,6 +70,7 @@ describe("NewsletterSignup", () => {
     expect(alert.textContent).toContain("This address is already subscribed.");
     expect(alert.getAttribute("data-variant")).toBe("destructive");
     expect(input.value).toBe("ada@example.com");
-    expect(button().disabled).toBe(false);
+    expect(button().hasAttribute("aria-disabled")).toBe(false);
+    expect(document.getElementById(input.getAttribute("aria-describedby")!)!.textContent).toBe("Error: This address is already subscribed.");
   });
 });

@@ -5,17 +5,20 @@ import { buttonClass } from "~/components/ui/button";
 import { newsletterAction, subscribeNewsletter } from "~/lib/signup";
 import { useSignupForm } from "~/lib/use-signup-form";
 import { CaptchaBox } from "~/lib/captcha";
+import { FormNote } from "~/components/ui/form-note";
 
 /**
- * NewsletterSignup: idle → submitting ('Subscribing...', disabled) → a
+ * NewsletterSignup: idle → submitting ('Subscribing...', aria-disabled) → a
  * success toast and the field cleared; on failure an error toast and the
- * field kept (docs/requirements.md#sign-up-forms). The email is required and checked by
+ * field kept (docs/requirements.md#sign-up-forms); the outcome stays under
+ * the form until the visitor types again. The email is required and checked by
  * the browser. The button waits for hydration, so the form never submits
  * without its script (which would put the address in the URL).
  */
 export function NewsletterSignup() {
-  const { email, setEmail, pending: submitting, onSubmit, onInput, captcha, captchaMissing, inputId } = useSignupForm(subscribeNewsletter, newsletter);
+  const { email, setEmail, pending: submitting, onSubmit, onInput, note, captcha, captchaMissing, inputId } = useSignupForm(subscribeNewsletter, newsletter);
   const headingId = useId();
+  const noteId = useId();
 
   return (
     <section aria-labelledby={headingId} className="bg-slate-50 px-4 py-16 sm:px-6 sm:py-20 lg:px-8 dark:bg-slate-900/60">
@@ -41,12 +44,14 @@ export function NewsletterSignup() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             readOnly={submitting}
+            aria-describedby={note ? noteId : undefined}
             className="h-11 min-w-0 rounded-lg border border-slate-300 bg-white px-4 text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600 sm:flex-1 dark:border-slate-600 dark:focus:border-brand-300 dark:focus:outline-brand-300 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400"
           />
-          <button type="submit" disabled={submitting} className={buttonClass("primary", "md", "shrink-0")}>
+          <button type="submit" aria-disabled={submitting || undefined} className={buttonClass("primary", "md", "shrink-0")}>
             {submitting ? newsletter.submitting : newsletter.submit}
           </button>
         </form>
+        <FormNote id={noteId} note={note} className="mx-auto mt-3 max-w-md" />
         <CaptchaBox captcha={captcha} missing={captchaMissing} className="mx-auto mt-3 flex max-w-md justify-center" />
       </div>
     </section>

@@ -4,7 +4,7 @@ import { Search, SearchX } from "lucide-react";
 import { categoryFilterOptions, resourceList, resources, sortOptions } from "~/content/resources";
 import { ResourceCard } from "~/components/resources/resource-card";
 import { buttonClass } from "~/components/ui/button";
-import { earlyValue } from "~/lib/early-input";
+import { earlyValue, useKeepTyped } from "~/lib/early-input";
 import { useHydrated } from "~/lib/hydrated";
 import { cn } from "~/lib/cn";
 import {
@@ -70,6 +70,12 @@ export function ResourceBrowser() {
 
   // What the search box shows; it reaches the URL after the debounce.
   const [text, setText] = useState(early.q ?? "");
+  // Typed before the island ran, or while it hydrated: that text goes to the URL, not the URL's to the box.
+  const typedEarly = useRef(early.q !== undefined);
+  useKeepTyped([ids.search], (_, typed) => {
+    typedEarly.current = true;
+    setText(typed);
+  });
   const committedText = useRef<string | null>(null);
   // What the grid shows; it follows the URL after the loading state.
   const [shown, setShown] = useState<ResourceQuery>(DEFAULT_QUERY);
@@ -107,7 +113,7 @@ export function ResourceBrowser() {
     if (committedText.current !== null && committedText.current === urlQuery.q.trim()) return;
     const firstLoad = committedText.current === null;
     committedText.current = urlQuery.q.trim();
-    if (firstLoad && early.q !== undefined) return;
+    if (firstLoad && typedEarly.current) return;
     setText(urlQuery.q);
   }, [hydrated, urlQuery.q]);
 

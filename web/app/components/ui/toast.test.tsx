@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { TOAST_DURATION_MS, TOAST_LIMIT, Toaster, dismissToast, toast, useToasts } from "./toast";
 
 function Probe() {
@@ -40,5 +40,28 @@ describe("toast", () => {
     expect(screen.getByRole("status").textContent).toContain("Message sent!");
     act(() => dismissToast(id));
     expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("waits while the pointer is over it or focus is in it, then takes what is left of its five seconds", () => {
+    vi.useFakeTimers();
+    render(<Toaster />);
+    act(() => {
+      toast({ title: "Subscribed!" });
+    });
+    const list = screen.getByRole("list");
+    const dismiss = () => screen.getByText("Subscribed!").closest("li")!.querySelector("button")!;
+    act(() => vi.advanceTimersByTime(2000));
+    fireEvent.mouseEnter(list);
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS * 3));
+    expect(screen.queryByText("Subscribed!")).not.toBeNull();
+    fireEvent.mouseLeave(list);
+    fireEvent.focus(dismiss());
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS * 3));
+    expect(screen.queryByText("Subscribed!")).not.toBeNull();
+    fireEvent.blur(dismiss());
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 2000 - 1));
+    expect(screen.queryByText("Subscribed!")).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByText("Subscribed!")).toBeNull();
   });
 });

@@ -1,10 +1,14 @@
 /**
  * Toasts: short notices after an action ("Message sent!", "Error"). One
  * Toaster in the root layout shows them; toast() raises one from anywhere.
- * At most three show at once, each for five seconds; F8 moves focus to them.
- * Screen readers hear them through a live region (errors assertively).
+ * At most three show at once, each for five seconds of being seen: the time
+ * stands still while the pointer is over them or focus is in them (WCAG
+ * 2.2.1), and F8 moves focus to them. They sit at the bottom of the screen,
+ * clear of the header. Screen readers hear them through a live region
+ * (errors assertively). A form that raises one also keeps its outcome on the
+ * page (useSignupForm, the contact form): a toast is never the only trace.
  */
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { X } from "lucide-react";
 import { cn } from "~/lib/cn";
 import { wakeIsland } from "~/islands/wake";
@@ -52,11 +56,22 @@ export function useToasts(): readonly Toast[] {
   return useSyncExternalStore(subscribe, () => toasts, () => empty);
 }
 
-function ToastItem({ t }: { t: Toast }) {
+/** useDismissAfterShown dismisses the toast once it has been shown, unpaused, for TOAST_DURATION_MS. */
+function useDismissAfterShown(id: number, paused: boolean) {
+  const left = useRef(TOAST_DURATION_MS);
   useEffect(() => {
-    const timer = window.setTimeout(() => dismissToast(t.id), TOAST_DURATION_MS);
-    return () => window.clearTimeout(timer);
-  }, [t.id]);
+    if (paused) return;
+    const since = Date.now();
+    const timer = window.setTimeout(() => dismissToast(id), left.current);
+    return () => {
+      window.clearTimeout(timer);
+      left.current -= Date.now() - since;
+    };
+  }, [id, paused]);
+}
+
+function ToastItem({ t, paused, onDismiss }: { t: Toast; paused: boolean; onDismiss: (id: number) => void }) {
+  useDismissAfterShown(t.id, paused);
   const destructive = t.variant === "destructive";
   return (
     <li
@@ -74,7 +89,7 @@ function ToastItem({ t }: { t: Toast }) {
       </div>
       <button
         type="button"
-        onClick={() => dismissToast(t.id)}
+        onClick={() => onDismiss(t.id)}
         aria-label="Dismiss notification"
         className={cn(
           "rounded-md p-1 focus-visible:outline-2",
@@ -91,18 +106,48 @@ function ToastItem({ t }: { t: Toast }) {
 export function Toaster() {
   const items = useToasts();
   const region = useRef<HTMLOListElement>(null);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  // Where F8 came from: focus goes back there when the last toast is dismissed.
+  const cameFrom = useRef<HTMLElement | null>(null);
+  // A toast removed under the pointer or with focus fires no leave or blur.
+  useEffect(() => {
+    if (items.length > 0) return;
+    setHovered(false);
+    setFocused(false);
+  }, [items.length]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === HOTKEY) region.current?.focus();
+      if (e.key !== HOTKEY || !region.current) return;
+      if (!region.current.contains(document.activeElement)) cameFrom.current = document.activeElement as HTMLElement | null;
+      region.current.focus();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
+  // Dismissed with its button: focus moves to the next toast's, or back to where F8 came from.
+  const dismiss = (id: number) => {
+    dismissToast(id);
+    window.requestAnimationFrame(() => {
+      const list = region.current;
+      if (!list || list.contains(document.activeElement)) return;
+      const next = list.querySelector("button") ?? (cameFrom.current?.isConnected ? cameFrom.current : null);
+      next?.focus();
+    });
+  };
   return (
-    <section aria-label={`Notifications (${HOTKEY})`} className="pointer-events-none fixed inset-x-0 top-0 z-50 flex justify-center p-4 sm:inset-x-auto sm:right-0 sm:bottom-0 sm:top-auto">
-      <ol ref={region} tabIndex={-1} className="flex w-full max-w-sm flex-col gap-2 outline-none">
+    <section aria-label={`Notifications (${HOTKEY})`} className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex justify-center p-4 sm:inset-x-auto sm:right-0">
+      <ol
+        ref={region}
+        tabIndex={-1}
+        onMouseEnter={() => setHovered(true)}
+        onMouseLeave={() => setHovered(false)}
+        onFocus={() => setFocused(true)}
+        onBlur={(e) => setFocused(e.currentTarget.contains(e.relatedTarget as Node | null))}
+        className="flex w-full max-w-sm flex-col gap-2 outline-none"
+      >
         {items.map((t) => (
-          <ToastItem key={t.id} t={t} />
+          <ToastItem key={t.id} t={t} paused={hovered || focused} onDismiss={dismiss} />
         ))}
       </ol>
     </section>
