@@ -30,9 +30,16 @@ web: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run build
 
 ## test: everything CI checks (installs what the tests need when missing)
-# The first prerequisite records the work tree and the last checks that the
-# tests left it as they found it (make runs them in this order).
-test: test-record-tree deps-test build test-go test-web test-budgets test-idp test-auth test-cluster test-deploy test-e2e test-clean-tree
+# The first prerequisite records the work tree; the last step checks that the
+# tests left it as they found it. The suites run in two lanes at once
+# (scripts/in-parallel, each line prefixed with its lane): the browser's,
+# which keeps both cores busy, and the servers', whose sign-in suites mostly
+# wait on real clocks (TOTP windows, expiries, back-off).
+test: test-record-tree deps-test build
+	scripts/in-parallel \
+		"browser=$(MAKE) --no-print-directory test-web test-budgets test-e2e" \
+		"servers=$(MAKE) --no-print-directory test-go test-idp test-auth test-cluster test-deploy"
+	@scripts/check-clean-tree check
 
 # No test may write into the work tree (scripts/check-clean-tree): a studio
 # a test starts gets a temporary --data, or its store and secret key would

@@ -1,4 +1,4 @@
-import { useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import { useRef, useState, type KeyboardEvent } from "react";
 import { cookieBanner } from "~/content/site";
 import { buttonClass } from "~/components/ui/button";
 import { readConsent, writeConsent, type Consent } from "~/lib/consent";
@@ -12,30 +12,26 @@ import { useHydrated } from "~/lib/hydrated";
  * from a visitor who has chosen, and once running it leaves the page.
  * While it shows, the page keeps what gets focus clear of it (app.css,
  * scroll-padding-bottom: WCAG 2.4.11). Escape closes it for this page
- * without a choice. When it goes, focus goes back to where it came from.
+ * without a choice. When it goes, a keyboard's focus goes to what precedes
+ * it (the footer's last control), where a Tab had brought it from.
  */
 export function CookieBanner() {
   const hydrated = useHydrated();
   const [choice, setChoice] = useState<Consent | null>(null);
   const [closed, setClosed] = useState(false);
   const self = useRef<HTMLElement>(null);
-  const cameFrom = useRef<HTMLElement | null>(null);
   if (closed || (hydrated && (choice ?? readConsent(window.localStorage)) !== null)) return null;
 
-  // Focus is handed back before the banner leaves: to where it came from, else to what precedes it.
+  // A keyboard's focus is handed back before the banner leaves, to what precedes it (a click's is
+  // not: the page would jump to its end).
   const handBackFocus = () => {
-    if (!self.current?.contains(document.activeElement)) return;
-    const back = cameFrom.current?.isConnected ? cameFrom.current : focusableBefore(self.current);
-    back?.focus();
+    const active = document.activeElement;
+    if (self.current?.contains(active) && active?.matches(":focus-visible")) focusableBefore(self.current)?.focus();
   };
   const decide = (consent: Consent) => {
     writeConsent(window.localStorage, consent);
     handBackFocus();
     setChoice(consent);
-  };
-  const onFocus = (e: FocusEvent<HTMLElement>) => {
-    const from = e.relatedTarget;
-    if (from instanceof HTMLElement && !e.currentTarget.contains(from)) cameFrom.current = from;
   };
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.key !== "Escape") return;
@@ -48,7 +44,6 @@ export function CookieBanner() {
       ref={self}
       data-cookie-banner
       aria-label="Cookie consent"
-      onFocus={onFocus}
       onKeyDown={onKeyDown}
       className="sticky bottom-0 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,23,42,0.08)] backdrop-blur dark:border-slate-700 dark:bg-slate-900/95"
     >

@@ -52,8 +52,8 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
       >
         {headerLabels.skipToContent}
       </a>
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-1.5 px-3 sm:gap-2 sm:px-6 lg:px-8">
-        <a href="/" aria-label={headerLabels.home} className="flex shrink-0 items-center gap-2 rounded-md sm:mr-2 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-1.5 px-3 sm:px-6 lg:px-8">
+        <a href="/" aria-label={headerLabels.home} className="flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300">
           <Logo />
           <span className="hidden text-lg font-bold tracking-tight text-slate-900 sm:inline dark:text-white">{studio.name}</span>
         </a>
@@ -74,7 +74,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
                     href={item.href}
                     aria-current={active ? "true" : undefined}
                     className={cn(
-                      "block rounded-md px-2 py-1.5 text-sm font-medium whitespace-nowrap sm:px-3 focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300",
+                      "block rounded-md px-2 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-300",
                       active
                         ? "bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white"
                         : "text-slate-600 dark:text-slate-300",
@@ -88,7 +88,7 @@ export function SiteHeader({ pathname, themeToggle, menu }: { pathname: string; 
           </ul>
         </nav>
 
-        <div className="ml-auto flex items-center sm:gap-1">
+        <div className="ml-auto flex items-center">
           <button
             type="button"
             aria-label={headerLabels.search}

@@ -1,15 +1,15 @@
 import { useLayoutEffect, useRef } from "react";
-import { Monitor, Moon, Sun } from "lucide-react";
 import { themeChoiceLabels } from "~/content/site";
 import type { ThemeChoice } from "~/lib/theme";
 import { setThemeChoice, useTheme } from "~/lib/theme-store";
 import { cn } from "~/lib/cn";
 
+// Words only: the group is in every page's HTML, whose first paint must fit one round trip.
 const options = [
-  { value: "light", label: themeChoiceLabels.light, icon: Sun },
-  { value: "dark", label: themeChoiceLabels.dark, icon: Moon },
-  { value: "system", label: themeChoiceLabels.system, icon: Monitor },
-] as const satisfies ReadonlyArray<{ value: ThemeChoice; label: string; icon: unknown }>;
+  { value: "light", label: themeChoiceLabels.light },
+  { value: "dark", label: themeChoiceLabels.dark },
+  { value: "system", label: themeChoiceLabels.system },
+] as const satisfies ReadonlyArray<{ value: ThemeChoice; label: string }>;
 
 /**
  * ThemeChoice offers light, dark or system (follows the device), as a radio
@@ -29,11 +29,11 @@ export function ThemeChoicePicker() {
     <fieldset ref={group} className="min-h-10">
       <legend className="sr-only">{themeChoiceLabels.legend}</legend>
       <div className="inline-flex rounded-lg border border-slate-200 p-0.5 dark:border-slate-700">
-        {options.map(({ value, label, icon: IconComponent }) => (
+        {options.map(({ value, label }) => (
           <label
             key={value}
             className={cn(
-              "flex cursor-pointer items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 dark:has-[:focus-visible]:outline-brand-300",
+              "flex cursor-pointer items-center rounded-md px-2.5 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 dark:has-[:focus-visible]:outline-brand-300",
               state?.choice === value
                 ? "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-white"
                 : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white",
@@ -47,7 +47,6 @@ export function ThemeChoicePicker() {
               onChange={() => setThemeChoice(value)}
               className="sr-only"
             />
-            <IconComponent aria-hidden="true" className="size-4" />
             {label}
           </label>
         ))}

@@ -46,8 +46,6 @@ const interaction: ClientDirective = (load, options, el) => {
   const wake = typeof value === "object" && value ? value.wake : undefined;
   let started = false;
   let heldClick: { node: Element; path: number[] } | null = null;
-  // Where the focus that woke the island came from: its replay says so too.
-  let focusFrom: EventTarget | null = null;
 
   const holdClick = (e: Event) => {
     const button = e.target instanceof Element ? e.target.closest('button[type="button"]') : null;
@@ -63,10 +61,9 @@ const interaction: ClientDirective = (load, options, el) => {
     if ((e as CustomEvent<string>).detail === wake) void start();
   };
 
-  const start = async (e?: Event) => {
+  const start = async () => {
     if (started) return;
     started = true;
-    if (e instanceof FocusEvent) focusFrom = e.relatedTarget;
     for (const type of intents) el.removeEventListener(type, start, true);
     document.removeEventListener(WAKE_EVENT, onWake);
     try {
@@ -79,7 +76,7 @@ const interaction: ClientDirective = (load, options, el) => {
 
   const replay = () => {
     const focused = document.activeElement;
-    if (focused && focused !== el && el.contains(focused)) focused.dispatchEvent(new FocusEvent("focusin", { bubbles: true, relatedTarget: focusFrom }));
+    if (focused && focused !== el && el.contains(focused)) focused.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
     const hovered = el.querySelectorAll(":hover");
     hovered[hovered.length - 1]?.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
     if (heldClick) {

@@ -9,10 +9,10 @@
  * Read them in a useState initializer, with the control's id from useId
  * (the same on the server and in the browser): they are undefined while
  * prerendering, and when the control still shows what was prerendered.
- * Then call useKeepTyped for the text fields: the visitor may go on typing
- * while React hydrates.
+ * Then call useKeepTyped (lib/keep-typed.ts) for the text fields: the
+ * visitor may go on typing while React hydrates. (This module stays free of
+ * React: the inline island directive is built from it.)
  */
-import { useLayoutEffect } from "react";
 
 /** control is the input, select or text area with this id (typed as an input: the properties read are common to all three). */
 function control(id: string): HTMLInputElement | undefined {
@@ -45,21 +45,3 @@ export function earlyChecked(id: string): boolean | undefined {
   return el && isCheckable(el) && changedFromPrerendered(el) ? el.checked : undefined;
 }
 
-/**
- * useKeepTyped takes what was typed into the text fields with these ids
- * while the island hydrated: after its first render read earlyValue and
- * before React had the field. Hydration leaves that text in the field but
- * not in state, and the island's next render would put the state back (the
- * text would vanish under the visitor's fingers). Once hydrated, before any
- * other render, take(id, text) is called for each field whose text differs
- * from its state (hydration made the state its default value).
- */
-export function useKeepTyped(ids: readonly string[], take: (id: string, text: string) => void) {
-  useLayoutEffect(() => {
-    for (const id of ids) {
-      const text = earlyValue(id);
-      if (text !== undefined) take(id, text);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as hydration commits
-  }, []);
-}

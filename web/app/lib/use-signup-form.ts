@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { useCaptcha } from "~/lib/captcha";
-import { earlyValue, useKeepTyped } from "~/lib/early-input";
+import { earlyValue } from "~/lib/early-input";
+import { useKeepTyped } from "~/lib/keep-typed";
 import { toast, type ToastInput } from "~/components/ui/toast";
 import { noteText, type FormNoteData } from "~/components/ui/form-note";
 

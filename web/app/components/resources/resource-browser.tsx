@@ -4,7 +4,8 @@ import { Search, SearchX } from "lucide-react";
 import { categoryFilterOptions, resourceList, resources, sortOptions } from "~/content/resources";
 import { ResourceCard } from "~/components/resources/resource-card";
 import { buttonClass } from "~/components/ui/button";
-import { earlyValue, useKeepTyped } from "~/lib/early-input";
+import { earlyValue } from "~/lib/early-input";
+import { useKeepTyped } from "~/lib/keep-typed";
 import { useHydrated } from "~/lib/hydrated";
 import { cn } from "~/lib/cn";
 import {
