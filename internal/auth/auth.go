@@ -171,6 +171,12 @@ var (
 	ErrPKCERequired          = errors.New("the code was asked for with a PKCE challenge: only its verifier redeems its link")
 )
 
+// Assurance levels of a session.
+const (
+	AAL1 = "aal1"
+	AAL2 = "aal2"
+)
+
 // LogoutScope says which sessions a sign-out ends.
 type LogoutScope string
 

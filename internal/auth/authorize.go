@@ -35,7 +35,7 @@ func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthErro
 	if e != nil {
 		return Staff{}, e
 	}
-	if s.requiredAAL(c.user) == aal2 && c.session.AAL != aal2 {
+	if s.requiredAAL(c.user) == AAL2 && c.session.AAL != AAL2 {
 		return Staff{}, &AuthError{Status: http.StatusForbidden, Code: CodeInsufficientAAL,
 			Message: "AAL2 session is required: verify your second factor (TOTP) first"}
 	}
@@ -43,20 +43,14 @@ func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthErro
 		ExpiresAt: time.Unix(c.claims.ExpiresAt, 0)}, nil
 }
 
-// Assurance levels.
-const (
-	aal1 = "aal1"
-	aal2 = "aal2"
-)
-
 // requiredAAL is the assurance level u's sessions must reach before they
 // may read or change the studio's data: aal2 once u has a verified factor,
 // or always with Config.RequireMFA.
 func (s *Service) requiredAAL(u User) string {
 	if s.cfg.RequireMFA || u.HasVerifiedFactor() {
-		return aal2
+		return AAL2
 	}
-	return aal1
+	return AAL1
 }
 
 // sessionLimit returns ErrSessionPastTimebox or ErrSessionInactive when

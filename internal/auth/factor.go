@@ -160,7 +160,7 @@ func (v FactorVerification) Decide(a FactorAttempt) (FactorDecision, error) {
 		return FactorDecision{Refused: ErrSessionNotFound}, nil
 	}
 	sess := *a.Session
-	sess.AAL, sess.FactorID = aal2, v.FactorID
+	sess.AAL, sess.FactorID = AAL2, v.FactorID
 	sess.AMR = append([]AMREntry{v.AMR}, slices.DeleteFunc(sess.AMR, func(e AMREntry) bool { return e.Method == v.AMR.Method })...)
 	return FactorDecision{Challenge: ChallengeUsed, Raised: &RaisedSession{Session: sess, Step: step, RefreshHash: v.RefreshHash},
 		Audit: []AuditEntry{v.Audit}}, nil
@@ -240,3 +240,16 @@ var (
 	ErrTooManyFactors      = errors.New("too many factors")
 	ErrFactorNeedsAAL2     = errors.New("aal2 required to enroll another factor")
 )
+
+// FactorPhone is the type of a phone second factor (GoTrue's name).
+const FactorPhone = "phone"
+
+// checkCode tells whether the code of v is right for a: a phone factor's
+// is the one its challenge sent (SentCode), another's is checked by Check.
+func (v FactorVerification) checkCode(a FactorAttempt) (step int64, ok bool, err error) {
+	if a.Factor.FactorType != FactorPhone {
+		return v.Check(a.Factor.Secret, a.Factor.LastUsedStep)
+	}
+	ok = a.Challenge.CodeHash != "" && v.SentCode != nil && v.SentCode(*a.Challenge)
+	return a.Factor.LastUsedStep, ok, nil
+}

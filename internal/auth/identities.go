@@ -24,7 +24,7 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusNotFound, codeValidationFailed, "identity_id must be an UUID"))
 		return
 	}
-	if c.user.HasVerifiedFactor() && c.session.AAL != aal2 {
+	if c.user.HasVerifiedFactor() && c.session.AAL != AAL2 {
 		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to unlink an identity"))
 		return
 	}

@@ -52,11 +52,6 @@ func privateKeyDER(sk SigningKey, secrets *SecretKey) ([]byte, error) {
 	return secrets.Open(sk.PrivateKey, signingKeyLabel(sk.KID))
 }
 
-// KeyStore is the part of Store that keeps signing keys.
-type KeyStore interface {
-	EnsureSigningKey(ctx context.Context, candidate SigningKey) ([]SigningKey, error)
-}
-
 // Keys are the signing keys in use: the newest this server can open signs,
 // all it can open verify.
 type Keys struct {
@@ -236,13 +231,6 @@ func (k *Keys) AnonKey() (string, error) {
 	return k.sign(jwt.MapClaims{"iss": "studio", "role": "anon", "iat": k.created.Unix()})
 }
 
-// RotationStore is the part of the store that key rotation uses.
-type RotationStore interface {
-	ListSigningKeys(ctx context.Context) ([]SigningKey, error)
-	AddSigningKey(ctx context.Context, k SigningKey) error
-	DeleteSigningKey(ctx context.Context, kid string) error
-}
-
 // KeyRefreshInterval is how often a server reads the signing keys again,
 // so that a key added by "studio keys rotate" signs everywhere within it.
 const KeyRefreshInterval = 5 * time.Minute
@@ -274,14 +262,6 @@ func RotateKeys(ctx context.Context, st RotationStore, secrets *SecretKey, now t
 		}
 	}
 	return k.KID, removed, nil
-}
-
-// SealingStore is the part of the store that SealSigningKeys uses.
-type SealingStore interface {
-	ListSigningKeys(ctx context.Context) ([]SigningKey, error)
-	// ReplaceSigningKey stores next as kid's private key if it is still
-	// prev, and reports whether it did.
-	ReplaceSigningKey(ctx context.Context, kid string, prev, next []byte) (bool, error)
 }
 
 // SealSigningKeys seals with secrets every signing key the store holds in

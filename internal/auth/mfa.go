@@ -172,7 +172,7 @@ func newFactorCheck(name string, sess Session) func([]Factor) error {
 		switch {
 		case len(existing) >= MaxFactors:
 			return ErrTooManyFactors
-		case verified > 0 && sess.AAL != aal2:
+		case verified > 0 && sess.AAL != AAL2:
 			return ErrFactorNeedsAAL2
 		}
 		return nil
@@ -412,7 +412,7 @@ func (s *Service) handleUnenroll(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if f.Verified() && c.session.AAL != aal2 {
+	if f.Verified() && c.session.AAL != AAL2 {
 		writeError(w, r, newError(http.StatusUnprocessableEntity, CodeInsufficientAAL, "AAL2 required to unenroll verified factor"))
 		return
 	}

@@ -92,20 +92,20 @@ func TestMFAFlow(t *testing.T) {
 			if r.status != 200 {
 				t.Fatalf("verify = %d %s", r.status, r.raw)
 			}
-			aal2 := r.body
-			if aal2["refresh_token"] == session["refresh_token"] {
+			aal2Session := r.body
+			if aal2Session["refresh_token"] == session["refresh_token"] {
 				t.Error("verify kept the refresh token")
 			}
-			staff, e := f.svc.Authorize(ctx, aal2["access_token"].(string))
+			staff, e := f.svc.Authorize(ctx, aal2Session["access_token"].(string))
 			if e != nil || staff.AAL != "aal2" {
 				t.Fatalf("Authorize(aal2 token) = %+v, %v", staff, e)
 			}
-			claims := verifyWithJWKS(t, aal2["access_token"].(string), f.do("GET", "/auth/v1/.well-known/jwks.json", "").raw)
+			claims := verifyWithJWKS(t, aal2Session["access_token"].(string), f.do("GET", "/auth/v1/.well-known/jwks.json", "").raw)
 			amr := claims["amr"].([]any)
 			if claims["aal"] != "aal2" || amr[0].(map[string]any)["method"] != "totp" || amr[1].(map[string]any)["method"] != "otp" {
 				t.Errorf("claims aal %v amr %v", claims["aal"], amr)
 			}
-			if fs := aal2["user"].(map[string]any)["factors"].([]any); fs[0].(map[string]any)["status"] != "verified" {
+			if fs := aal2Session["user"].(map[string]any)["factors"].([]any); fs[0].(map[string]any)["status"] != "verified" {
 				t.Errorf("session user factors = %v", fs)
 			}
 			// GoTrue ends the user's sessions below aal2.
@@ -121,22 +121,22 @@ func TestMFAFlow(t *testing.T) {
 				t.Errorf("Authorize(aal1 with a verified factor) = %v, want insufficient_aal", e)
 			}
 			// Refresh keeps aal2.
-			r = f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+aal2["refresh_token"].(string)+`"}`)
+			r = f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+aal2Session["refresh_token"].(string)+`"}`)
 			if r.status != 200 {
 				t.Fatalf("refresh = %d %s", r.status, r.raw)
 			}
 			if staff, e := f.svc.Authorize(ctx, r.body["access_token"].(string)); e != nil || staff.AAL != "aal2" {
 				t.Errorf("after refresh: %+v, %v", staff, e)
 			}
-			aal2 = r.body
+			aal2Session = r.body
 
 			if r := f.do("DELETE", "/auth/v1/factors/"+factorID, "", bearer(low)...); r.status != 422 || r.body["error_code"] != "insufficient_aal" {
 				t.Errorf("unenroll at aal1 = %d %s", r.status, r.raw)
 			}
-			if r := f.do("DELETE", "/auth/v1/factors/"+factorID, "", bearer(aal2)...); r.status != 200 || r.body["id"] != factorID {
+			if r := f.do("DELETE", "/auth/v1/factors/"+factorID, "", bearer(aal2Session)...); r.status != 200 || r.body["id"] != factorID {
 				t.Fatalf("unenroll = %d %s", r.status, r.raw)
 			}
-			if staff, e := f.svc.Authorize(ctx, aal2["access_token"].(string)); e != nil || staff.AAL != "aal1" {
+			if staff, e := f.svc.Authorize(ctx, aal2Session["access_token"].(string)); e != nil || staff.AAL != "aal1" {
 				t.Errorf("after unenroll: %+v, %v (the session falls to aal1)", staff, e)
 			}
 			if _, e := f.svc.Authorize(ctx, low["access_token"].(string)); e != nil {
@@ -177,35 +177,35 @@ func testMFAErrors(t *testing.T, engine storetest.Engine) {
 	if r.status != 200 {
 		t.Fatalf("verify = %d %s", r.status, r.raw)
 	}
-	aal2 := r.body
+	aal2Session := r.body
 	other := f.ada
 	other.ID, other.Email = "0a0b0c0d-0000-4000-8000-000000000001", "bea@studio.test"
 	if err := f.db.CreateUser(context.Background(), other, auth.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 
-	used := f.challenge(aal2, verifiedID)
+	used := f.challenge(aal2Session, verifiedID)
 	path, body := "/auth/v1/factors/"+verifiedID+"/verify", `{"challenge_id":"`+used+`","code":"`+f.totp(secret, 0)+`"}`
-	if r := f.do("POST", path, body, bearer(aal2)...); r.status != 200 {
+	if r := f.do("POST", path, body, bearer(aal2Session)...); r.status != 200 {
 		t.Fatalf("verify = %d %s", r.status, r.raw)
 	} else {
-		aal2 = r.body
+		aal2Session = r.body
 	}
 	// A code works once, and so do the codes of earlier steps.
 	for _, step := range []int64{0, -1} {
-		if r := f.verifyFactor(aal2, verifiedID, f.totp(secret, step)); r.status != 422 || r.body["error_code"] != "mfa_verification_failed" {
+		if r := f.verifyFactor(aal2Session, verifiedID, f.totp(secret, step)); r.status != 422 || r.body["error_code"] != "mfa_verification_failed" {
 			t.Errorf("code of step %+d again = %d %s", step, r.status, r.raw)
 		}
 	}
 	// After the last verification: it ends aal1 sessions and removes
 	// unverified factors.
-	aal1 := f.signIn()
-	unverifiedID, _ := f.enroll(aal2, "Unverified")
-	f.challenge(aal2, unverifiedID) // a challenged factor does not expire
-	expired := f.challenge(aal2, verifiedID)
-	fromAfar := f.challenge(aal2, verifiedID)
+	aal1Session := f.signIn()
+	unverifiedID, _ := f.enroll(aal2Session, "Unverified")
+	f.challenge(aal2Session, unverifiedID) // a challenged factor does not expire
+	expired := f.challenge(aal2Session, verifiedID)
+	fromAfar := f.challenge(aal2Session, verifiedID)
 	f.clock.Advance(4 * time.Minute)
-	challenge := f.challenge(aal2, verifiedID)
+	challenge := f.challenge(aal2Session, verifiedID)
 	f.clock.Advance(90 * time.Second) // expired is 5.5 minutes old; challenge 1.5
 	wrong := "000000"
 	for _, s := range []int64{-1, 0, 1} {
@@ -229,32 +229,32 @@ func testMFAErrors(t *testing.T, engine storetest.Engine) {
 		wantMsg      string
 	}{
 		{"enroll without a token", "POST", "/auth/v1/factors", `{"factor_type":"totp"}`, nil, "", 401, "no_authorization", ""},
-		{"enroll bad JSON", "POST", "/auth/v1/factors", `{"factor_type":`, aal2, "", 400, "bad_json", ""},
-		{"enroll unknown type", "POST", "/auth/v1/factors", `{"factor_type":"sms"}`, aal2, "", 400, "validation_failed", "factor_type needs to be totp, phone, or webauthn"},
-		{"enroll phone", "POST", "/auth/v1/factors", `{"factor_type":"phone","phone":"+15555550100"}`, aal2, "", 422, "mfa_phone_enroll_not_enabled", ""},
-		{"enroll webauthn with a name taken", "POST", "/auth/v1/factors", `{"factor_type":"webauthn","friendly_name":"Verified"}`, aal2, "", 422, "mfa_factor_name_conflict", ""},
-		{"enroll webauthn at aal1 with a verified factor", "POST", "/auth/v1/factors", `{"factor_type":"webauthn","friendly_name":"New"}`, aal1, "", 403, "insufficient_aal", ""},
-		{"enroll a long name", "POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"` + strings.Repeat("n", 300) + `"}`, aal2, "", 400, "validation_failed", ""},
-		{"enroll a name taken", "POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"Verified"}`, aal2, "", 422, "mfa_factor_name_conflict",
+		{"enroll bad JSON", "POST", "/auth/v1/factors", `{"factor_type":`, aal2Session, "", 400, "bad_json", ""},
+		{"enroll unknown type", "POST", "/auth/v1/factors", `{"factor_type":"sms"}`, aal2Session, "", 400, "validation_failed", "factor_type needs to be totp, phone, or webauthn"},
+		{"enroll phone", "POST", "/auth/v1/factors", `{"factor_type":"phone","phone":"+15555550100"}`, aal2Session, "", 422, "mfa_phone_enroll_not_enabled", ""},
+		{"enroll webauthn with a name taken", "POST", "/auth/v1/factors", `{"factor_type":"webauthn","friendly_name":"Verified"}`, aal2Session, "", 422, "mfa_factor_name_conflict", ""},
+		{"enroll webauthn at aal1 with a verified factor", "POST", "/auth/v1/factors", `{"factor_type":"webauthn","friendly_name":"New"}`, aal1Session, "", 403, "insufficient_aal", ""},
+		{"enroll a long name", "POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"` + strings.Repeat("n", 300) + `"}`, aal2Session, "", 400, "validation_failed", ""},
+		{"enroll a name taken", "POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"Verified"}`, aal2Session, "", 422, "mfa_factor_name_conflict",
 			`A factor with the friendly name "Verified" for this user already exists`},
-		{"enroll at aal1 with a verified factor", "POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"New"}`, aal1, "", 403, "insufficient_aal", "AAL2 required to enroll a new factor"},
-		{"challenge an id that is not a UUID", "POST", "/auth/v1/factors/nope/challenge", "", aal2, "", 404, "validation_failed", "factor_id must be an UUID"},
-		{"challenge an unknown factor", "POST", "/auth/v1/factors/0a0b0c0d-0000-4000-8000-0000000000ff/challenge", "", aal2, "", 404, "mfa_factor_not_found", "Factor not found"},
-		{"verify without a challenge", "POST", path, body, aal2, "", 400, "validation_failed", "challenge_id must be a UUID"},
-		{"verify without a code", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + challenge + `"}`, aal2, "", 400, "validation_failed", "Code needs to be non-empty"},
-		{"verify code of the wrong type", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + challenge + `","code":123456}`, aal2, "", 400, "bad_json", ""},
-		{"verify an unknown challenge", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"0a0b0c0d-0000-4000-8000-0000000000ee","code":"123456"}`, aal2, "", 422, "mfa_factor_not_found",
+		{"enroll at aal1 with a verified factor", "POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"New"}`, aal1Session, "", 403, "insufficient_aal", "aal2Session required to enroll a new factor"},
+		{"challenge an id that is not a UUID", "POST", "/auth/v1/factors/nope/challenge", "", aal2Session, "", 404, "validation_failed", "factor_id must be an UUID"},
+		{"challenge an unknown factor", "POST", "/auth/v1/factors/0a0b0c0d-0000-4000-8000-0000000000ff/challenge", "", aal2Session, "", 404, "mfa_factor_not_found", "Factor not found"},
+		{"verify without a challenge", "POST", path, body, aal2Session, "", 400, "validation_failed", "challenge_id must be a UUID"},
+		{"verify without a code", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + challenge + `"}`, aal2Session, "", 400, "validation_failed", "Code needs to be non-empty"},
+		{"verify code of the wrong type", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + challenge + `","code":123456}`, aal2Session, "", 400, "bad_json", ""},
+		{"verify an unknown challenge", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"0a0b0c0d-0000-4000-8000-0000000000ee","code":"123456"}`, aal2Session, "", 422, "mfa_factor_not_found",
 			"MFA factor with the provided challenge ID not found"},
-		{"verify a challenge of another factor", "POST", "/auth/v1/factors/" + unverifiedID + "/verify", `{"challenge_id":"` + challenge + `","code":"123456"}`, aal2, "", 422, "mfa_factor_not_found", ""},
-		{"verify a wrong code", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + challenge + `","code":"` + wrong + `"}`, aal2, "", 422, "mfa_verification_failed", "Invalid TOTP code entered"},
-		{"verify an expired challenge", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + expired + `","code":"123456"}`, aal2, "", 422, "mfa_challenge_expired",
+		{"verify a challenge of another factor", "POST", "/auth/v1/factors/" + unverifiedID + "/verify", `{"challenge_id":"` + challenge + `","code":"123456"}`, aal2Session, "", 422, "mfa_factor_not_found", ""},
+		{"verify a wrong code", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + challenge + `","code":"` + wrong + `"}`, aal2Session, "", 422, "mfa_verification_failed", "Invalid TOTP code entered"},
+		{"verify an expired challenge", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + expired + `","code":"123456"}`, aal2Session, "", 422, "mfa_challenge_expired",
 			"MFA challenge " + expired + " has expired, verify against another challenge or create a new challenge."},
-		{"verify from another address", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + fromAfar + `","code":"123456"}`, aal2, "198.51.100.7:4000", 422, "mfa_ip_address_mismatch", ""},
-		{"verify a challenge used already", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + used + `","code":"123456"}`, aal2, "", 422, "mfa_ip_address_mismatch", ""},
-		{"unenroll verified at aal1", "DELETE", "/auth/v1/factors/" + verifiedID, "", aal1, "", 422, "insufficient_aal", "AAL2 required to unenroll verified factor"},
-		{"unenroll an unknown factor", "DELETE", "/auth/v1/factors/0a0b0c0d-0000-4000-8000-0000000000ff", "", aal2, "", 404, "mfa_factor_not_found", ""},
-		{"e-mail change at aal1 with a verified factor", "PUT", "/auth/v1/user", `{"email":"new@studio.test","nonce":"123456"}`, aal1, "", 401, "insufficient_aal", ""},
-		{"factors: wrong method", "GET", "/auth/v1/factors", "", aal2, "", 405, "method_not_allowed", ""},
+		{"verify from another address", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + fromAfar + `","code":"123456"}`, aal2Session, "198.51.100.7:4000", 422, "mfa_ip_address_mismatch", ""},
+		{"verify a challenge used already", "POST", "/auth/v1/factors/" + verifiedID + "/verify", `{"challenge_id":"` + used + `","code":"123456"}`, aal2Session, "", 422, "mfa_ip_address_mismatch", ""},
+		{"unenroll verified at aal1", "DELETE", "/auth/v1/factors/" + verifiedID, "", aal1Session, "", 422, "insufficient_aal", "aal2Session required to unenroll verified factor"},
+		{"unenroll an unknown factor", "DELETE", "/auth/v1/factors/0a0b0c0d-0000-4000-8000-0000000000ff", "", aal2Session, "", 404, "mfa_factor_not_found", ""},
+		{"e-mail change at aal1 with a verified factor", "PUT", "/auth/v1/user", `{"email":"new@studio.test","nonce":"123456"}`, aal1Session, "", 401, "insufficient_aal", ""},
+		{"factors: wrong method", "GET", "/auth/v1/factors", "", aal2Session, "", 405, "method_not_allowed", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -275,35 +275,35 @@ func testMFAErrors(t *testing.T, engine storetest.Engine) {
 	}
 
 	t.Run("wrong codes end the challenge", func(t *testing.T) {
-		ch := f.challenge(aal2, verifiedID)
+		ch := f.challenge(aal2Session, verifiedID)
 		path, body := verify(verifiedID, ch, wrong)
 		for i := range auth.MaxCodeTries {
-			if r := f.do("POST", path, body, bearer(aal2)...); r.body["error_code"] != "mfa_verification_failed" {
+			if r := f.do("POST", path, body, bearer(aal2Session)...); r.body["error_code"] != "mfa_verification_failed" {
 				t.Fatalf("try %d = %d %s", i+1, r.status, r.raw)
 			}
 		}
 		path, body = verify(verifiedID, ch, f.totp(secret, 1))
-		if r := f.do("POST", path, body, bearer(aal2)...); r.status != 422 || r.body["error_code"] != "mfa_factor_not_found" {
+		if r := f.do("POST", path, body, bearer(aal2Session)...); r.status != 422 || r.body["error_code"] != "mfa_factor_not_found" {
 			t.Errorf("right code after %d wrong ones = %d %s", auth.MaxCodeTries, r.status, r.raw)
 		}
 	})
 
 	t.Run("at most ten factors", func(t *testing.T) {
 		for i := 2; i < auth.MaxFactors; i++ {
-			f.enroll(aal2, fmt.Sprint("Spare ", i))
+			f.enroll(aal2Session, fmt.Sprint("Spare ", i))
 		}
-		r := f.do("POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"One too many"}`, bearer(aal2)...)
+		r := f.do("POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"One too many"}`, bearer(aal2Session)...)
 		if r.status != 422 || r.body["error_code"] != "too_many_enrolled_mfa_factors" {
 			t.Errorf("11th factor = %d %s", r.status, r.raw)
 		}
 		// Unverified factors never challenged expire: the next enrolment
 		// removes them.
 		f.clock.Advance(auth.UnverifiedFactorExpiry + time.Second)
-		aal2 = f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+aal2["refresh_token"].(string)+`"}`).body
-		if r := f.do("POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"After expiry"}`, bearer(aal2)...); r.status != 200 {
+		aal2Session = f.do("POST", "/auth/v1/token?grant_type=refresh_token", `{"refresh_token":"`+aal2Session["refresh_token"].(string)+`"}`).body
+		if r := f.do("POST", "/auth/v1/factors", `{"factor_type":"totp","friendly_name":"After expiry"}`, bearer(aal2Session)...); r.status != 200 {
 			t.Fatalf("enroll after expiry = %d %s", r.status, r.raw)
 		}
-		factors := f.do("GET", "/auth/v1/user", "", bearer(aal2)...).body["factors"].([]any)
+		factors := f.do("GET", "/auth/v1/user", "", bearer(aal2Session)...).body["factors"].([]any)
 		if len(factors) != 3 {
 			t.Errorf("factors = %v, want the verified one, the challenged one and the new one", factors)
 		}

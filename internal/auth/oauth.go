@@ -91,7 +91,7 @@ func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
 // mayLink refuses to add a way in to a person whose session is below the
 // assurance level they need (aal2 once they have a verified factor).
 func (s *Service) mayLink(c caller) *AuthError {
-	if s.requiredAAL(c.user) == aal2 && c.session.AAL != aal2 {
+	if s.requiredAAL(c.user) == AAL2 && c.session.AAL != AAL2 {
 		return newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 session is required to link an identity: verify your second factor first")
 	}
 	return nil

@@ -345,8 +345,8 @@ func TestOAuthLinkIdentity(t *testing.T) {
 	if r := f.verifyFactor(session, factor, f.totp(secret, 0)); r.status != 200 {
 		t.Fatalf("verify factor = %d %s", r.status, r.raw)
 	}
-	aal1 := f.signIn()
-	if r := f.do("GET", "/auth/v1/user/identities/authorize?provider=acme&skip_http_redirect=true", "", bearer(aal1)...); r.status != 403 || r.body["error_code"] != "insufficient_aal" {
+	aal1Session := f.signIn()
+	if r := f.do("GET", "/auth/v1/user/identities/authorize?provider=acme&skip_http_redirect=true", "", bearer(aal1Session)...); r.status != 403 || r.body["error_code"] != "insufficient_aal" {
 		t.Errorf("aal1 session with a verified factor = %d %s", r.status, r.raw)
 	}
 }

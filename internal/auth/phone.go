@@ -41,12 +41,8 @@ const (
 	ChannelWhatsApp = "whatsapp"
 )
 
-// FactorPhone is the type of a phone second factor; amrPhoneFactor the
-// session's amr entry once it verified one (GoTrue's names).
-const (
-	FactorPhone    = "phone"
-	amrPhoneFactor = "mfa/phone"
-)
+// amrPhoneFactor is the amr entry of a session raised by a phone factor (GoTrue's name).
+const amrPhoneFactor = "mfa/phone"
 
 const (
 	codeOverSMSSendRateLimit  = "over_sms_send_rate_limit"
@@ -67,15 +63,6 @@ func NormalizePhone(s string) (string, error) {
 		return "", fmt.Errorf("%q is not a phone number in E.164 format (+ and up to 15 digits)", s)
 	}
 	return digits, nil
-}
-
-// PhoneHash names a phone number in the per-recipient send limit.
-func PhoneHash(phone string) string { return hashOf("phone", phone) }
-
-// ChallengeCodeHash is what the store keeps of the code a phone factor's
-// challenge sent.
-func ChallengeCodeHash(challengeID, code string) string {
-	return hashOf("challenge code", challengeID, code)
 }
 
 var errInvalidPhone = newError(http.StatusBadRequest, codeValidationFailed, "Invalid phone number format (E.164 required)")
@@ -339,16 +326,6 @@ func (s *Service) challengePhone(w http.ResponseWriter, r *http.Request, f Facto
 		return
 	}
 	api.WriteJSON(w, http.StatusOK, challengeAnswer{ID: ch.ID, Type: FactorPhone, ExpiresAt: ch.ExpiresAt.Unix()})
-}
-
-// checkCode tells whether the code of v is right for a: a phone factor's
-// is the one its challenge sent (SentCode), another's is checked by Check.
-func (v FactorVerification) checkCode(a FactorAttempt) (step int64, ok bool, err error) {
-	if a.Factor.FactorType != FactorPhone {
-		return v.Check(a.Factor.Secret, a.Factor.LastUsedStep)
-	}
-	ok = a.Challenge.CodeHash != "" && v.SentCode != nil && v.SentCode(*a.Challenge)
-	return a.Factor.LastUsedStep, ok, nil
 }
 
 // sentCodeMatches is FactorVerification.SentCode for a typed code:

@@ -77,3 +77,12 @@ func hashOf(label string, parts ...string) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// PhoneHash names a phone number in the per-recipient send limit.
+func PhoneHash(phone string) string { return hashOf("phone", phone) }
+
+// ChallengeCodeHash is what the store keeps of the code a phone factor's
+// challenge sent.
+func ChallengeCodeHash(challengeID, code string) string {
+	return hashOf("challenge code", challengeID, code)
+}

@@ -53,7 +53,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 			newEmail = email
 		}
 	}
-	if newEmail != "" && c.user.HasVerifiedFactor() && c.session.AAL != aal2 {
+	if newEmail != "" && c.user.HasVerifiedFactor() && c.session.AAL != AAL2 {
 		writeError(w, r, newError(http.StatusUnauthorized, CodeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled."))
 		return
 	}

@@ -335,18 +335,18 @@ func TestWebAuthnRegistrationRefusals(t *testing.T) {
 	t.Run("a credential another factor holds", func(t *testing.T) {
 		f := newFixture(t, sqlite())
 		key := f.passkey()
-		_, aal2 := f.enrollPasskey(f.signIn(), "Phone", key)
+		_, aal2Session := f.enrollPasskey(f.signIn(), "Phone", key)
 		copied := f.passkey()
 		copied.CredentialID = key.CredentialID
-		r := f.do("POST", "/auth/v1/factors", `{"factor_type":"webauthn","friendly_name":"Laptop"}`, bearer(aal2)...)
+		r := f.do("POST", "/auth/v1/factors", `{"factor_type":"webauthn","friendly_name":"Laptop"}`, bearer(aal2Session)...)
 		id := r.body["id"].(string)
-		ch, opts := f.webauthnChallenge(aal2, id, "create")
+		ch, opts := f.webauthnChallenge(aal2Session, id, "create")
 		cred, _ := copied.Create(opts)
-		r = f.webauthnVerify(aal2, id, ch, "create", cred)
+		r = f.webauthnVerify(aal2Session, id, ch, "create", cred)
 		if r.status != 422 || r.body["error_code"] != "mfa_verification_failed" || !strings.Contains(r.raw, "registered already") {
 			t.Errorf("= %d %s", r.status, r.raw)
 		}
-		if r := f.webauthnVerify(aal2, id, ch, "create", cred); r.status != 422 || r.body["error_code"] != "mfa_factor_not_found" {
+		if r := f.webauthnVerify(aal2Session, id, ch, "create", cred); r.status != 422 || r.body["error_code"] != "mfa_factor_not_found" {
 			t.Errorf("the challenge again = %d %s, want it used up", r.status, r.raw)
 		}
 	})
