@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/acme/autocert"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -35,7 +36,7 @@ func TestKeysSealAndUnseal(t *testing.T) {
 	}
 	der, accountPEM := newPrivateKey(t)
 	db := storetest.MustOpen(t, store.Config{DataDir: dir})
-	legacy := auth.SigningKey{KID: "legacy-kid", Algorithm: auth.AlgES256, PrivateKey: der, CreatedAt: time.Now().UTC()}
+	legacy := staff.SigningKey{KID: "legacy-kid", Algorithm: auth.AlgES256, PrivateKey: der, CreatedAt: time.Now().UTC()}
 	check(t, db.AddSigningKey(ctx, legacy))
 	check(t, db.CachePut(ctx, "acme_account+key", accountPEM))
 	check(t, db.CachePut(ctx, "token+http-01", []byte("token.thumbprint")))

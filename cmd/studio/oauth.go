@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store"
 )
 
@@ -68,8 +69,8 @@ var oauthAddCommand = command{
 				if err != nil {
 					return err
 				}
-				err = db.AddProvider(ctx, p, auth.AuditEntry{At: now, Action: auth.ActionProviderAdded, IP: "cli", Detail: p.Name + " " + spec.Issuer})
-				if errors.Is(err, auth.ErrExists) {
+				err = db.AddProvider(ctx, p, staff.AuditEntry{At: now, Action: staff.ActionProviderAdded, IP: "cli", Detail: p.Name + " " + spec.Issuer})
+				if errors.Is(err, staff.ErrExists) {
 					return fmt.Errorf("there is a provider named %s already (studio oauth list)", p.Name)
 				}
 				if err != nil {
@@ -101,7 +102,7 @@ var oauthListCommand = listCommand(
 		records := []record{}
 		t := table{header: []string{"name", "issuer", "client_id", "scopes", "allow_domains", "id", "created_at"}}
 		for _, p := range providers {
-			if p.Kind != auth.KindOIDC {
+			if p.Kind != staff.KindOIDC {
 				continue
 			}
 			c, cerr := auth.OIDCSettings(p)
@@ -119,8 +120,8 @@ var oauthListCommand = listCommand(
 )
 
 var oauthRemoveCommand = providerRemoveCommand(providerKind{
-	kind: auth.KindOIDC, command: "oauth", key: "a provider name", noun: "OpenID Connect provider named",
-	label: func(p auth.Provider) string { return p.Name },
+	kind: staff.KindOIDC, command: "oauth", key: "a provider name", noun: "OpenID Connect provider named",
+	label: func(p staff.Provider) string { return p.Name },
 },
 	"remove an OpenID Connect provider and the identities linked to it",
 	"studio oauth remove NAME\n\n"+

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store"
 )
 
@@ -72,8 +73,8 @@ var ssoAddCommand = command{
 				if err := checkSSOClash(ctx, db, p); err != nil {
 					return err
 				}
-				audit := auth.AuditEntry{At: p.CreatedAt, Action: auth.ActionProviderAdded, IP: "cli", Detail: p.Name + " " + p.EntityID}
-				if err := db.AddProvider(ctx, p, audit); errors.Is(err, auth.ErrExists) {
+				audit := staff.AuditEntry{At: p.CreatedAt, Action: staff.ActionProviderAdded, IP: "cli", Detail: p.Name + " " + p.EntityID}
+				if err := db.AddProvider(ctx, p, audit); errors.Is(err, staff.ErrExists) {
 					return fmt.Errorf("the IdP %s or one of the domains %s was added meanwhile", p.EntityID, strings.Join(p.Domains, ", "))
 				} else if err != nil {
 					return err
@@ -108,13 +109,13 @@ func readMetadata(ctx context.Context, url, file string) ([]byte, error) {
 
 // checkSSOClash says which provider already has p's entity id or one of its
 // domains, as GoTrue's admin API does.
-func checkSSOClash(ctx context.Context, db *store.DB, p auth.Provider) error {
+func checkSSOClash(ctx context.Context, db *store.DB, p staff.Provider) error {
 	for _, d := range p.Domains {
 		other, err := db.FindSSOProviderByDomain(ctx, d)
 		if err == nil {
 			return fmt.Errorf("SSO domain %q is already assigned to an SSO identity provider (%s)", d, other.ID)
 		}
-		if !errors.Is(err, auth.ErrNotFound) {
+		if !errors.Is(err, staff.ErrNotFound) {
 			return err
 		}
 	}
@@ -147,7 +148,7 @@ var ssoListCommand = listCommand(
 		records := []record{}
 		t := table{header: []string{"id", "entity_id", "domains", "metadata_url", "metadata_fetched_at", "created_at"}}
 		for _, p := range providers {
-			if p.Kind != auth.KindSAML {
+			if p.Kind != staff.KindSAML {
 				continue
 			}
 			var c auth.SAMLConfig
@@ -167,8 +168,8 @@ var ssoListCommand = listCommand(
 )
 
 var ssoRemoveCommand = providerRemoveCommand(providerKind{
-	kind: auth.KindSAML, command: "sso", key: "a provider id", noun: "SAML provider",
-	label: func(p auth.Provider) string { return p.ID + " (" + p.EntityID + ")" },
+	kind: staff.KindSAML, command: "sso", key: "a provider id", noun: "SAML provider",
+	label: func(p staff.Provider) string { return p.ID + " (" + p.EntityID + ")" },
 },
 	"remove a SAML identity provider",
 	"studio sso remove ID\n\n"+
@@ -184,7 +185,7 @@ type providerKind struct {
 	kind, command string
 	key           string // what the one argument is, for the usage error
 	noun          string // how an error names a provider of the kind
-	label         func(auth.Provider) string
+	label         func(staff.Provider) string
 }
 
 // providerRemoveCommand removes one provider of a kind, the identities
@@ -205,13 +206,13 @@ func providerRemoveCommand(k providerKind, summary, description string) command 
 				key = strings.TrimPrefix(key, "sso:")
 				return withStore(ctx, *cfg, func(db *store.DB) error {
 					p, err := db.FindProvider(ctx, key)
-					if errors.Is(err, auth.ErrNotFound) || (err == nil && (p.Kind != k.kind || (p.Name != key && p.ID != key))) {
+					if errors.Is(err, staff.ErrNotFound) || (err == nil && (p.Kind != k.kind || (p.Name != key && p.ID != key))) {
 						return fmt.Errorf("no %s %s (studio %s list prints them)", k.noun, key, k.command)
 					}
 					if err != nil {
 						return err
 					}
-					audit := auth.AuditEntry{At: time.Now().UTC(), Action: auth.ActionProviderRemoved, IP: "cli", Detail: strings.TrimSpace(p.Name + " " + p.EntityID)}
+					audit := staff.AuditEntry{At: time.Now().UTC(), Action: staff.ActionProviderRemoved, IP: "cli", Detail: strings.TrimSpace(p.Name + " " + p.EntityID)}
 					if _, err := db.RemoveProvider(ctx, p.ID, audit); err != nil {
 						return err
 					}

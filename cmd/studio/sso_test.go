@@ -22,7 +22,7 @@ import (
 	"github.com/crewjam/saml"
 	"github.com/google/uuid"
 
-	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store"
 )
 
@@ -195,7 +195,7 @@ func TestStaffLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	identity, err := db.FindIdentity(context.Background(), auth.SSOName(id), "ada-at-okta")
+	identity, err := db.FindIdentity(context.Background(), staff.SSOName(id), "ada-at-okta")
 	if err != nil {
 		t.Fatalf("the link was not stored: %v", err)
 	}

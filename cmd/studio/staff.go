@@ -13,6 +13,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/site"
+	"studio/internal/staff"
 	"studio/internal/store"
 )
 
@@ -42,15 +43,15 @@ var staffAddCommand = command{
 			}
 			return withNewStore(ctx, *cfg, func(db *store.DB) error {
 				now := time.Now().UTC()
-				u := auth.User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now, Phone: phone}
+				u := staff.User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now, Phone: phone}
 				if _, err := db.FindUserByPhone(ctx, phone); err == nil {
 					return fmt.Errorf("+%s is already the phone of a member of staff", phone)
 				}
 				if name != "" {
 					u.UserMetadata["name"] = name
 				}
-				err := db.CreateUser(ctx, u, auth.AuditEntry{At: now, Action: auth.ActionStaffAdded, Email: email, UserID: u.ID, IP: "cli"})
-				if errors.Is(err, auth.ErrExists) {
+				err := db.CreateUser(ctx, u, staff.AuditEntry{At: now, Action: staff.ActionStaffAdded, Email: email, UserID: u.ID, IP: "cli"})
+				if errors.Is(err, staff.ErrExists) {
 					return fmt.Errorf("%s is already staff", email)
 				}
 				if err != nil {
@@ -103,8 +104,8 @@ var staffRemoveCommand = staffCommand(
 		"Removes the member of staff and ends every session they have, at once:\n"+
 		"their access tokens stop working on the next request.",
 	nil,
-	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
-		if _, err := db.RemoveUser(ctx, u.Email, cliAudit(auth.ActionStaffRemoved, u)); err != nil {
+	func(ctx context.Context, db *store.DB, u staff.User, stdout io.Writer) error {
+		if _, err := db.RemoveUser(ctx, u.Email, cliAudit(staff.ActionStaffRemoved, u)); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "removed %s; their sessions are ended\n", u.Email)
@@ -124,15 +125,15 @@ var staffSignInCodeCommand = func() command {
 		func(fs *flag.FlagSet, _ func(string) string) {
 			fs.DurationVar(&expiry, "otp-expiry", 10*time.Minute, "how long the code works")
 		},
-		func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
+		func(ctx context.Context, db *store.DB, u staff.User, stdout io.Writer) error {
 			if expiry < time.Minute {
 				return fmt.Errorf("--otp-expiry %s: want at least 1m", expiry)
 			}
-			code, _, c, err := auth.NewCode(u.ID, auth.PurposeSignIn, time.Now(), expiry)
+			code, _, c, err := staff.NewCode(u.ID, staff.PurposeSignIn, time.Now(), expiry)
 			if err != nil {
 				return err
 			}
-			if err := db.CreateCode(ctx, c, cliAudit(auth.ActionCodeCLIPrinted, u)); err != nil {
+			if err := db.CreateCode(ctx, c, cliAudit(staff.ActionCodeCLIPrinted, u)); err != nil {
 				return err
 			}
 			fmt.Fprintln(stdout, code)
@@ -151,8 +152,8 @@ var staffResetMFACommand = staffCommand(
 		"They sign in again by e-mail and enrol a new factor (with --require-mfa, before\n"+
 		"they see any data).",
 	nil,
-	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
-		n, err := db.ResetFactors(ctx, u.ID, cliAudit(auth.ActionFactorRemoved, u))
+	func(ctx context.Context, db *store.DB, u staff.User, stdout io.Writer) error {
+		n, err := db.ResetFactors(ctx, u.ID, cliAudit(staff.ActionFactorRemoved, u))
 		if err != nil {
 			return err
 		}
@@ -181,27 +182,27 @@ var staffLinkCommand = func() command {
 			envString(fs, &siteURL, "site-url", "STUDIO_SITE_URL", site.BuildOrigin, "public origin of the site, named in the mail", env)
 			sender = mailSender(env)
 		},
-		func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
+		func(ctx context.Context, db *store.DB, u staff.User, stdout io.Writer) error {
 			if provider == "" || strings.TrimSpace(subject) == "" {
 				return errors.New("--provider and --subject are required")
 			}
 			p, err := db.FindProvider(ctx, provider)
-			if errors.Is(err, auth.ErrNotFound) {
+			if errors.Is(err, staff.ErrNotFound) {
 				p, err = db.FindProvider(ctx, strings.TrimPrefix(provider, "sso:"))
 			}
-			if errors.Is(err, auth.ErrNotFound) {
+			if errors.Is(err, staff.ErrNotFound) {
 				return fmt.Errorf("no identity provider %q (studio oauth list, studio sso list)", provider)
 			}
 			if err != nil {
 				return err
 			}
 			now := time.Now().UTC()
-			id := auth.Identity{ID: uuid.NewString(), UserID: u.ID, Provider: p.Name, Subject: subject, Email: u.Email,
+			id := staff.Identity{ID: uuid.NewString(), UserID: u.ID, Provider: p.Name, Subject: subject, Email: u.Email,
 				Data: map[string]any{"sub": subject}, CreatedAt: now, UpdatedAt: now}
-			audit := cliAudit(auth.ActionIdentityLinked, u)
+			audit := cliAudit(staff.ActionIdentityLinked, u)
 			audit.Detail = p.Name
-			err = db.SaveIdentity(ctx, id, &auth.Link{Mail: auth.LinkedMail(sender, siteURL, u, p, subject)}, audit)
-			if errors.Is(err, auth.ErrExists) {
+			err = db.SaveIdentity(ctx, id, &staff.Link{Mail: auth.LinkedMail(sender, siteURL, u, p, subject)}, audit)
+			if errors.Is(err, staff.ErrExists) {
 				return fmt.Errorf("%s at %s is already another member of staff's identity", subject, p.Label())
 			}
 			if err != nil {
@@ -223,8 +224,8 @@ var staffUnlockCommand = staffCommand(
 		"codes at once, so that their next code works; it is logged as codes_unlocked.\n"+
 		"Their sessions, factors and links are not touched.",
 	nil,
-	func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error {
-		f, err := db.UnlockCodes(ctx, u.ID, cliAudit(auth.ActionCodesUnlocked, u))
+	func(ctx context.Context, db *store.DB, u staff.User, stdout io.Writer) error {
+		f, err := db.UnlockCodes(ctx, u.ID, cliAudit(staff.ActionCodesUnlocked, u))
 		if err != nil {
 			return err
 		}
@@ -242,7 +243,7 @@ var staffUnlockCommand = staffCommand(
 // DATABASE_URL) and the person, or the command fails when EMAIL is not
 // staff.
 func staffCommand(name, summary, description string, flags func(*flag.FlagSet, func(string) string),
-	run func(ctx context.Context, db *store.DB, u auth.User, stdout io.Writer) error) command {
+	run func(ctx context.Context, db *store.DB, u staff.User, stdout io.Writer) error) command {
 	return command{
 		name: name, summary: summary, description: description,
 		setup: func(fs *flag.FlagSet, env func(string) string) action {
@@ -257,7 +258,7 @@ func staffCommand(name, summary, description string, flags func(*flag.FlagSet, f
 				}
 				return withStore(ctx, *cfg, func(db *store.DB) error {
 					u, err := db.FindUserByEmail(ctx, email)
-					if errors.Is(err, auth.ErrNotFound) {
+					if errors.Is(err, staff.ErrNotFound) {
 						return fmt.Errorf("%s is not staff (add them with studio staff add)", email)
 					}
 					if err != nil {
@@ -288,8 +289,8 @@ func mailSender(env func(string) string) string {
 }
 
 // cliAudit is the audit entry of an operator's command about u.
-func cliAudit(action string, u auth.User) auth.AuditEntry {
-	return auth.AuditEntry{At: time.Now(), Action: action, Email: u.Email, UserID: u.ID, IP: "cli"}
+func cliAudit(action string, u staff.User) staff.AuditEntry {
+	return staff.AuditEntry{At: time.Now(), Action: action, Email: u.Email, UserID: u.ID, IP: "cli"}
 }
 
 // oneEmail returns the one positional argument, an e-mail address, in lower

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -92,13 +92,13 @@ func TestStaffResetMFA(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	sess := auth.Session{ID: "0a0b0c0d-0000-4000-8000-000000000001", UserID: u.ID, CreatedAt: now, RefreshedAt: now, AAL: "aal2"}
-	factor := auth.Factor{ID: "0a0b0c0d-0000-4000-8000-000000000002", UserID: u.ID, FactorType: auth.FactorTOTP,
-		Status: auth.FactorVerified, Secret: "sealed", CreatedAt: now, UpdatedAt: now}
-	if err := db.StartSession(ctx, sess, "refresh-hash", auth.AuditEntry{}); err != nil {
+	sess := staff.Session{ID: "0a0b0c0d-0000-4000-8000-000000000001", UserID: u.ID, CreatedAt: now, RefreshedAt: now, AAL: "aal2"}
+	factor := staff.Factor{ID: "0a0b0c0d-0000-4000-8000-000000000002", UserID: u.ID, FactorType: staff.FactorTOTP,
+		Status: staff.FactorVerified, Secret: "sealed", CreatedAt: now, UpdatedAt: now}
+	if err := db.StartSession(ctx, sess, "refresh-hash", staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateFactor(ctx, factor, now, func([]auth.Factor) error { return nil }, auth.AuditEntry{}); err != nil {
+	if err := db.CreateFactor(ctx, factor, now, func([]staff.Factor) error { return nil }, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runCLI(t, nil, "staff", "reset-mfa", "ada@studio.test", "--data", dir)
@@ -127,27 +127,27 @@ func TestStaffUnlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	typed := func(hash string) error {
-		_, err := db.ConsumeCodeByEmail(ctx, u.Email, auth.PurposeSignIn, time.Now(), auth.MaxCodeTries,
-			func(_, stored string) bool { return stored == hash }, auth.CodeFailure{})
+		_, err := db.ConsumeCodeByEmail(ctx, u.Email, staff.PurposeSignIn, time.Now(), staff.MaxCodeTries,
+			func(_, stored string) bool { return stored == hash }, staff.CodeFailure{})
 		return err
 	}
 	// lockOut types MaxCodeFailures wrong codes, then gives Ada a code that
 	// is refused for it.
 	lockOut := func() {
 		t.Helper()
-		for range auth.MaxCodeFailures {
-			if err := typed("wrong"); !errors.Is(err, auth.ErrCodeInvalid) {
+		for range staff.MaxCodeFailures {
+			if err := typed("wrong"); !errors.Is(err, staff.ErrCodeInvalid) {
 				t.Fatalf("wrong code: %v", err)
 			}
 		}
 		now := time.Now()
-		c := auth.Code{UserID: u.ID, Purpose: auth.PurposeSignIn, CodeHash: "right", LinkHash: "link", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
-		if err := db.CreateCode(ctx, c, auth.AuditEntry{}); err != nil {
+		c := staff.Code{UserID: u.ID, Purpose: staff.PurposeSignIn, CodeHash: "right", LinkHash: "link", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+		if err := db.CreateCode(ctx, c, staff.AuditEntry{}); err != nil {
 			t.Fatal(err)
 		}
-		var locked *auth.CodesLockedError
+		var locked *staff.CodesLockedError
 		if err := typed("right"); !errors.As(err, &locked) {
-			t.Fatalf("the right code after %d wrong ones: %v, want locked out", auth.MaxCodeFailures, err)
+			t.Fatalf("the right code after %d wrong ones: %v, want locked out", staff.MaxCodeFailures, err)
 		}
 	}
 
@@ -203,10 +203,10 @@ func TestStaffSignInCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	printed := strings.TrimSpace(stdout)
-	if err := db.ConsumeCode(ctx, u.ID, auth.PurposeSignIn, auth.CodeHash(u.ID, printed), time.Now(), auth.MaxCodeTries, auth.AuditEntry{}); err != nil {
+	if err := db.ConsumeCode(ctx, u.ID, staff.PurposeSignIn, staff.CodeHash(u.ID, printed), time.Now(), staff.MaxCodeTries, staff.AuditEntry{}); err != nil {
 		t.Errorf("the printed code: %v", err)
 	}
-	if err := db.ConsumeCode(ctx, u.ID, auth.PurposeSignIn, auth.CodeHash(u.ID, printed), time.Now(), auth.MaxCodeTries, auth.AuditEntry{}); err == nil {
+	if err := db.ConsumeCode(ctx, u.ID, staff.PurposeSignIn, staff.CodeHash(u.ID, printed), time.Now(), staff.MaxCodeTries, staff.AuditEntry{}); err == nil {
 		t.Error("the printed code worked twice")
 	}
 }

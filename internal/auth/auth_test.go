@@ -29,6 +29,7 @@ import (
 	"studio/internal/api"
 	"studio/internal/auth"
 	"studio/internal/ratelimit"
+	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -62,7 +63,7 @@ type fixture struct {
 	db    *store.DB
 	svc   *auth.Service
 	clock *clock
-	ada   auth.User
+	ada   staff.User
 	// secrets is the service's secret key (Config.MFAKey).
 	secrets *auth.SecretKey
 	// remoteAddr, when set, is the client address of the requests.
@@ -74,9 +75,9 @@ func newFixture(t testing.TB, engine storetest.Engine, tweak ...func(*auth.Confi
 	t.Helper()
 	db := engine.New(t)
 	c := &clock{t: time.Now().UTC().Truncate(time.Second)}
-	ada := auth.User{ID: "6f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: adaEmail, UserMetadata: map[string]any{"name": "Ada"},
+	ada := staff.User{ID: "6f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: adaEmail, UserMetadata: map[string]any{"name": "Ada"},
 		CreatedAt: c.Now(), UpdatedAt: c.Now()}
-	if err := db.CreateUser(context.Background(), ada, auth.AuditEntry{}); err != nil {
+	if err := db.CreateUser(context.Background(), ada, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := auth.Config{SiteOrigin: origin, MailFrom: "Studio <site@studio.test>", Now: c.Now,
@@ -460,7 +461,7 @@ func TestCodeRules(t *testing.T) {
 	f := newFixture(t, sqlite())
 	verify := func(body string) response { return f.do("POST", "/auth/v1/verify", body) }
 	code, tokenHash := f.askCode(adaEmail)
-	for range auth.MaxCodeTries {
+	for range staff.MaxCodeTries {
 		if r := verify(`{"type":"email","email":"ada@studio.test","token":"x"}`); r.status != 403 {
 			t.Fatalf("wrong code = %d", r.status)
 		}
@@ -536,7 +537,7 @@ func TestLogoutScopes(t *testing.T) {
 func TestRemovedStaffLoseAccessAtOnce(t *testing.T) {
 	f := newFixture(t, sqlite())
 	session := f.signIn()
-	if _, err := f.db.RemoveUser(context.Background(), adaEmail, auth.AuditEntry{}); err != nil {
+	if _, err := f.db.RemoveUser(context.Background(), adaEmail, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	if r := f.do("GET", "/auth/v1/user", "", bearer(session)...); r.status != 403 || r.body["error_code"] != "session_not_found" {
@@ -830,8 +831,8 @@ func TestEmailChange(t *testing.T) {
 	}
 
 	// An address that is someone else's is refused.
-	if err := f.db.CreateUser(context.Background(), auth.User{ID: "7f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: "bob@studio.test",
-		CreatedAt: f.clock.Now(), UpdatedAt: f.clock.Now()}, auth.AuditEntry{}); err != nil {
+	if err := f.db.CreateUser(context.Background(), staff.User{ID: "7f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: "bob@studio.test",
+		CreatedAt: f.clock.Now(), UpdatedAt: f.clock.Now()}, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	f.clock.Advance(auth.EmailInterval) // since the mail to the new address

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"studio/internal/staff"
 	"time"
 )
 
@@ -35,7 +36,7 @@ func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthErro
 	if e != nil {
 		return Staff{}, e
 	}
-	if s.requiredAAL(c.user) == AAL2 && c.session.AAL != AAL2 {
+	if s.requiredAAL(c.user) == staff.AAL2 && c.session.AAL != staff.AAL2 {
 		return Staff{}, &AuthError{Status: http.StatusForbidden, Code: CodeInsufficientAAL,
 			Message: "AAL2 session is required: verify your second factor (TOTP) first"}
 	}
@@ -46,22 +47,22 @@ func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthErro
 // requiredAAL is the assurance level u's sessions must reach before they
 // may read or change the studio's data: aal2 once u has a verified factor,
 // or always with Config.RequireMFA.
-func (s *Service) requiredAAL(u User) string {
+func (s *Service) requiredAAL(u staff.User) string {
 	if s.cfg.RequireMFA || u.HasVerifiedFactor() {
-		return AAL2
+		return staff.AAL2
 	}
-	return AAL1
+	return staff.AAL1
 }
 
 // sessionLimit returns ErrSessionPastTimebox or ErrSessionInactive when
 // sess has outlived Config.SessionTimebox or SessionInactivityTimeout.
-func (s *Service) sessionLimit(sess Session) error {
+func (s *Service) sessionLimit(sess staff.Session) error {
 	now := s.cfg.Now()
 	switch {
 	case s.cfg.SessionTimebox > 0 && now.After(sess.CreatedAt.Add(s.cfg.SessionTimebox)):
-		return ErrSessionPastTimebox
+		return staff.ErrSessionPastTimebox
 	case s.cfg.SessionInactivityTimeout > 0 && now.After(sess.RefreshedAt.Add(s.cfg.SessionInactivityTimeout)):
-		return ErrSessionInactive
+		return staff.ErrSessionInactive
 	}
 	return nil
 }
@@ -77,7 +78,7 @@ func (s *Service) checkToken(ctx context.Context, token string) (caller, *AuthEr
 	var err error
 	c.session, c.user, err = s.store.FindSessionUser(ctx, claims.SessionID)
 	switch {
-	case errors.Is(err, ErrSessionNotFound) || (err == nil && c.session.UserID != claims.Subject):
+	case errors.Is(err, staff.ErrSessionNotFound) || (err == nil && c.session.UserID != claims.Subject):
 		// A removed user's sessions are removed with them.
 		return c, newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:

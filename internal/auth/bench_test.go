@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 )
 
 // BenchmarkGetUser is GET /auth/v1/user with a valid token, on SQLite:
@@ -38,9 +39,9 @@ func BenchmarkRefresh(b *testing.B) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		f.mu.Lock()
-		code, _, c, err := auth.NewCode(f.ada.ID, auth.PurposeSignIn, time.Now(), time.Minute)
+		code, _, c, err := staff.NewCode(f.ada.ID, staff.PurposeSignIn, time.Now(), time.Minute)
 		if err == nil {
-			err = f.db.CreateCode(context.Background(), c, auth.AuditEntry{})
+			err = f.db.CreateCode(context.Background(), c, staff.AuditEntry{})
 		}
 		r := f.do("POST", "/auth/v1/verify", `{"email":"ada@studio.test","token":"`+code+`","type":"email"}`)
 		f.mu.Unlock()

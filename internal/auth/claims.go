@@ -2,6 +2,7 @@ package auth
 
 import (
 	"slices"
+	"studio/internal/staff"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -12,23 +13,23 @@ const Audience = "authenticated"
 
 // AccessClaims are the claims of an access token, GoTrue's.
 type AccessClaims struct {
-	Issuer       string         `json:"iss"`
-	Subject      string         `json:"sub"` // the user's id
-	Aud          string         `json:"aud"`
-	ExpiresAt    int64          `json:"exp"`
-	IssuedAt     int64          `json:"iat"`
-	Email        string         `json:"email"`
-	Phone        string         `json:"phone"`
-	AppMetadata  map[string]any `json:"app_metadata"`
-	UserMetadata map[string]any `json:"user_metadata"`
-	Role         string         `json:"role"`
-	AAL          string         `json:"aal"`
-	AMR          []AMREntry     `json:"amr"`
-	SessionID    string         `json:"session_id"`
-	IsAnonymous  bool           `json:"is_anonymous"`
+	Issuer       string           `json:"iss"`
+	Subject      string           `json:"sub"` // the user's id
+	Aud          string           `json:"aud"`
+	ExpiresAt    int64            `json:"exp"`
+	IssuedAt     int64            `json:"iat"`
+	Email        string           `json:"email"`
+	Phone        string           `json:"phone"`
+	AppMetadata  map[string]any   `json:"app_metadata"`
+	UserMetadata map[string]any   `json:"user_metadata"`
+	Role         string           `json:"role"`
+	AAL          string           `json:"aal"`
+	AMR          []staff.AMREntry `json:"amr"`
+	SessionID    string           `json:"session_id"`
+	IsAnonymous  bool             `json:"is_anonymous"`
 }
 
-func newAccessClaims(issuer string, u User, s Session, now time.Time, expiry time.Duration) AccessClaims {
+func newAccessClaims(issuer string, u staff.User, s staff.Session, now time.Time, expiry time.Duration) AccessClaims {
 	return AccessClaims{
 		Issuer: issuer, Subject: u.ID, Aud: Audience,
 		ExpiresAt: now.Add(expiry).Unix(), IssuedAt: now.Unix(),
@@ -37,7 +38,7 @@ func newAccessClaims(issuer string, u User, s Session, now time.Time, expiry tim
 	}
 }
 
-func appMetadata(u User) map[string]any {
+func appMetadata(u staff.User) map[string]any {
 	providers := []string{"email"}
 	for _, id := range u.Identities {
 		if !slices.Contains(providers, id.Provider) {

@@ -6,18 +6,19 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/notify"
+	"studio/internal/staff"
 )
 
 // codeFailure is the CodeFailure of a typed code, audit the base of its
 // entries.
-func (s *Service) codeFailure(audit AuditEntry) CodeFailure {
+func (s *Service) codeFailure(audit staff.AuditEntry) staff.CodeFailure {
 	locked := audit
-	locked.Action = ActionCodesLocked
-	locked.Detail = fmt.Sprintf("%d wrong codes", MaxCodeFailures)
+	locked.Action = staff.ActionCodesLocked
+	locked.Detail = fmt.Sprintf("%d wrong codes", staff.MaxCodeFailures)
 	if audit.Detail != "" {
 		locked.Detail += " (the last by " + audit.Detail + ")"
 	}
-	return CodeFailure{Audit: audit, Locked: locked, LockedMail: func(to string) *notify.Email { return s.codesLockedMail(to, audit.IP) }}
+	return staff.CodeFailure{Audit: audit, Locked: locked, LockedMail: func(to string) *notify.Email { return s.codesLockedMail(to, audit.IP) }}
 }
 
 // codesLockedMail is the mail that tells the member of staff at the address
@@ -27,7 +28,7 @@ func (s *Service) codesLockedMail(to, ip string) *notify.Email {
 	if s.cfg.MailFrom == "" {
 		return nil
 	}
-	minutes := int(CodeFailureWindow.Minutes())
+	minutes := int(staff.CodeFailureWindow.Minutes())
 	return &notify.Email{
 		From:    s.cfg.MailFrom,
 		To:      []string{to},
@@ -42,13 +43,13 @@ func (s *Service) codesLockedMail(to, ip string) *notify.Email {
 			"If it was not you, someone is trying to sign in as you; they would still need\n"+
 			"a code from your mailbox or phone. To use codes again sooner, ask the site's\n"+
 			"operator to clear the lock (studio staff unlock %s).\n",
-			to, s.siteHost(), MaxCodeFailures, ip, minutes, to),
+			to, s.siteHost(), staff.MaxCodeFailures, ip, minutes, to),
 	}
 }
 
 // answerCodesLocked answers a code refused because the person's codes are
 // locked out: 429 over_request_rate_limit, Retry-After until they are not.
-func (s *Service) answerCodesLocked(w http.ResponseWriter, r *http.Request, locked *CodesLockedError) {
+func (s *Service) answerCodesLocked(w http.ResponseWriter, r *http.Request, locked *staff.CodesLockedError) {
 	s.countSignIn("codes_locked_out")
 	wait := api.SetRetryAfter(w, locked.Until.Sub(s.cfg.Now()))
 	writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit,

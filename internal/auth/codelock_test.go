@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -58,7 +59,7 @@ func TestCodesLockout(t *testing.T) {
 			}
 			wantLocked := func(what string, r response, windowStart time.Time) {
 				t.Helper()
-				retry := fmt.Sprint(int(windowStart.Add(auth.CodeFailureWindow).Sub(f.clock.Now()).Seconds()))
+				retry := fmt.Sprint(int(windowStart.Add(staff.CodeFailureWindow).Sub(f.clock.Now()).Seconds()))
 				if r.status != 429 || r.body["error_code"] != "over_request_rate_limit" || r.header.Get("Retry-After") != retry {
 					t.Errorf("%s while codes are locked out = %d %s Retry-After %q, want 429 over_request_rate_limit %s",
 						what, r.status, r.raw, r.header.Get("Retry-After"), retry)
@@ -83,20 +84,20 @@ func TestCodesLockout(t *testing.T) {
 			// more go to the code sent by SMS.
 			mailCode()
 			windowStart := f.clock.Now()
-			for i := range auth.MaxCodeTries {
+			for i := range staff.MaxCodeTries {
 				wrong(i, byMail)
 			}
 			phoneCode()
-			for i := auth.MaxCodeTries; i < auth.MaxCodeFailures; i++ {
+			for i := staff.MaxCodeTries; i < staff.MaxCodeFailures; i++ {
 				wrong(i, byPhone)
 			}
 			mail := f.mail()
-			if strings.Count(mail, fmt.Sprintf("were entered wrongly %d times", auth.MaxCodeFailures)) != 1 ||
+			if strings.Count(mail, fmt.Sprintf("were entered wrongly %d times", staff.MaxCodeFailures)) != 1 ||
 				!strings.Contains(mail, "studio staff unlock "+graceEmail) || !strings.Contains(mail, "passkey") {
 				t.Errorf("want one mail that tells of the guessing, got:\n%s", mail)
 			}
-			if n := countAudit(t, f, auth.ActionCodesLocked); n != 1 {
-				t.Errorf("%d %s in the audit log, want 1", n, auth.ActionCodesLocked)
+			if n := countAudit(t, f, staff.ActionCodesLocked); n != 1 {
+				t.Errorf("%d %s in the audit log, want 1", n, staff.ActionCodesLocked)
 			}
 
 			code, tokenHash := mailCode()
@@ -119,7 +120,7 @@ func TestCodesLockout(t *testing.T) {
 			}
 
 			// The lockout ends an hour after the first wrong code.
-			f.clock.Advance(windowStart.Add(auth.CodeFailureWindow - time.Second - auth.EmailInterval).Sub(f.clock.Now()))
+			f.clock.Advance(windowStart.Add(staff.CodeFailureWindow - time.Second - auth.EmailInterval).Sub(f.clock.Now()))
 			code, _ = mailCode()
 			wantLocked("a second before the hour ends", byMail(code), windowStart)
 			f.clock.Advance(time.Second)
@@ -129,7 +130,7 @@ func TestCodesLockout(t *testing.T) {
 
 			// A new lockout mails again; UnlockCodes clears it.
 			windowStart = f.clock.Now()
-			for i := range auth.MaxCodeFailures {
+			for i := range staff.MaxCodeFailures {
 				wrong(i, byMail)
 			}
 			if mail := f.mail(); strings.Count(mail, "were entered wrongly") != 1 {
@@ -137,7 +138,7 @@ func TestCodesLockout(t *testing.T) {
 			}
 			code, _ = mailCode()
 			wantLocked("locked again", byMail(code), windowStart)
-			if _, err := f.db.UnlockCodes(ctx, grace.ID, auth.AuditEntry{}); err != nil {
+			if _, err := f.db.UnlockCodes(ctx, grace.ID, staff.AuditEntry{}); err != nil {
 				t.Fatal(err)
 			}
 			if r := byMail(code); r.status != 200 {

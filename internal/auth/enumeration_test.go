@@ -13,6 +13,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/notify"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -20,7 +21,7 @@ import (
 // methods that a request could use to tell staff from others are called
 // while recording is on.
 type callRecorder struct {
-	auth.Store
+	staff.Store
 	mu        sync.Mutex
 	recording bool
 	calls     []string
@@ -48,50 +49,50 @@ func (c *callRecorder) stop() []string {
 	return c.calls
 }
 
-func (c *callRecorder) FindUserByEmail(ctx context.Context, email string) (auth.User, error) {
+func (c *callRecorder) FindUserByEmail(ctx context.Context, email string) (staff.User, error) {
 	c.record("FindUserByEmail")
 	return c.Store.FindUserByEmail(ctx, email)
 }
 
-func (c *callRecorder) FindUserByID(ctx context.Context, id string) (auth.User, error) {
+func (c *callRecorder) FindUserByID(ctx context.Context, id string) (staff.User, error) {
 	c.record("FindUserByID")
 	return c.Store.FindUserByID(ctx, id)
 }
 
 func (c *callRecorder) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
-	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
+	code *staff.Code, mail *notify.Email, audit staff.AuditEntry) (time.Duration, error) {
 	c.record(fmt.Sprintf("ClaimEmailSend(code: %t, mail: %t)", code != nil, mail != nil))
 	return c.Store.ClaimEmailSend(ctx, addressHash, now, interval, code, mail, audit)
 }
 
-func (c *callRecorder) CreateCode(ctx context.Context, code auth.Code, audit auth.AuditEntry) error {
+func (c *callRecorder) CreateCode(ctx context.Context, code staff.Code, audit staff.AuditEntry) error {
 	c.record("CreateCode")
 	return c.Store.CreateCode(ctx, code, audit)
 }
 
-func (c *callRecorder) QueueCode(ctx context.Context, code auth.Code, mail *notify.Email, audit auth.AuditEntry) error {
+func (c *callRecorder) QueueCode(ctx context.Context, code staff.Code, mail *notify.Email, audit staff.AuditEntry) error {
 	c.record("QueueCode")
 	return c.Store.QueueCode(ctx, code, mail, audit)
 }
 
-func (c *callRecorder) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
+func (c *callRecorder) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure staff.AuditEntry) error {
 	c.record("ConsumeCode")
 	return c.Store.ConsumeCode(ctx, userID, purpose, codeHash, now, maxTries, failure)
 }
 
 func (c *callRecorder) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
+	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
 	c.record("ConsumeCodeByEmail")
 	return c.Store.ConsumeCodeByEmail(ctx, email, purpose, now, maxTries, match, failure)
 }
 
 func (c *callRecorder) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
+	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
 	c.record("ConsumeEmailChange")
 	return c.Store.ConsumeEmailChange(ctx, email, now, maxTries, match, failure)
 }
 
-func (c *callRecorder) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure auth.AuditEntry) (string, error) {
+func (c *callRecorder) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure staff.AuditEntry) (string, error) {
 	c.record("ConsumeLink")
 	return c.Store.ConsumeLink(ctx, linkHash, purpose, now, maxTries, failure)
 }
@@ -160,9 +161,9 @@ func TestNoEnumerationByWork(t *testing.T) {
 			}
 			liveCode := func(t *testing.T) {
 				t.Helper()
-				_, _, live, err := auth.NewCode(f.ada.ID, auth.PurposeSignIn, f.clock.Now(), time.Hour)
+				_, _, live, err := staff.NewCode(f.ada.ID, staff.PurposeSignIn, f.clock.Now(), time.Hour)
 				if err == nil {
-					err = f.db.CreateCode(ctx, live, auth.AuditEntry{})
+					err = f.db.CreateCode(ctx, live, staff.AuditEntry{})
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -182,39 +183,39 @@ func TestNoEnumerationByWork(t *testing.T) {
 				t.Run(k.name, func(t *testing.T) {
 					f.clock.Advance(auth.EmailInterval) // past the per-address limit of the last kind
 					liveCode(t)
-					staff, other := ask(k.path, fmt.Sprintf(k.body, adaEmail)), ask(k.path, fmt.Sprintf(k.body, stranger))
-					if staff.status != k.status || other.status != k.status || staff.body != other.body {
+					ofStaff, other := ask(k.path, fmt.Sprintf(k.body, adaEmail)), ask(k.path, fmt.Sprintf(k.body, stranger))
+					if ofStaff.status != k.status || other.status != k.status || ofStaff.body != other.body {
 						t.Errorf("answers: staff %d %s, not staff %d %s (want both %d, alike)",
-							staff.status, staff.body, other.status, other.body, k.status)
+							ofStaff.status, ofStaff.body, other.status, other.body, k.status)
 					}
-					if len(staff.calls) == 0 || !slices.Equal(staff.calls, other.calls) {
-						t.Errorf("store calls before the answer: staff %q, not staff %q (want the same)", staff.calls, other.calls)
+					if len(ofStaff.calls) == 0 || !slices.Equal(ofStaff.calls, other.calls) {
+						t.Errorf("store calls before the answer: staff %q, not staff %q (want the same)", ofStaff.calls, other.calls)
 					}
-					if k.refused && (staff.took < floor || other.took < floor) {
-						t.Errorf("refused codes answered after %v and %v, sooner than the floor %v", staff.took, other.took, floor)
+					if k.refused && (ofStaff.took < floor || other.took < floor) {
+						t.Errorf("refused codes answered after %v and %v, sooner than the floor %v", ofStaff.took, other.took, floor)
 					}
 				})
 			}
 			t.Run("verify until locked out", func(t *testing.T) {
-				f.clock.Advance(auth.CodeFailureWindow) // a new window for both
+				f.clock.Advance(staff.CodeFailureWindow) // a new window for both
 				const verify = `{"type":"email","email":%q,"token":"wrong!"}`
-				for i := range auth.MaxCodeFailures + 1 {
+				for i := range staff.MaxCodeFailures + 1 {
 					liveCode(t)
-					staff := ask("/auth/v1/verify", fmt.Sprintf(verify, adaEmail))
+					ofStaff := ask("/auth/v1/verify", fmt.Sprintf(verify, adaEmail))
 					other := ask("/auth/v1/verify", fmt.Sprintf(verify, stranger))
 					want := 403
-					if i == auth.MaxCodeFailures {
+					if i == staff.MaxCodeFailures {
 						want = 429
 					}
-					if staff.status != want || other.status != want || staff.body != other.body || staff.retry != other.retry {
+					if ofStaff.status != want || other.status != want || ofStaff.body != other.body || ofStaff.retry != other.retry {
 						t.Fatalf("wrong code %d: staff %d %s Retry-After %q, not staff %d %s Retry-After %q (want both %d, alike)",
-							i+1, staff.status, staff.body, staff.retry, other.status, other.body, other.retry, want)
+							i+1, ofStaff.status, ofStaff.body, ofStaff.retry, other.status, other.body, other.retry, want)
 					}
-					if !slices.Equal(staff.calls, other.calls) {
-						t.Errorf("wrong code %d: store calls before the answer: staff %q, not staff %q (want the same)", i+1, staff.calls, other.calls)
+					if !slices.Equal(ofStaff.calls, other.calls) {
+						t.Errorf("wrong code %d: store calls before the answer: staff %q, not staff %q (want the same)", i+1, ofStaff.calls, other.calls)
 					}
-					if staff.took < floor || other.took < floor {
-						t.Errorf("wrong code %d answered after %v and %v, sooner than the floor %v", i+1, staff.took, other.took, floor)
+					if ofStaff.took < floor || other.took < floor {
+						t.Errorf("wrong code %d answered after %v and %v, sooner than the floor %v", i+1, ofStaff.took, other.took, floor)
 					}
 				}
 			})
@@ -225,14 +226,14 @@ func TestNoEnumerationByWork(t *testing.T) {
 // heldLookups is a store whose address lookups wait until released,
 // counting how many wait at once.
 type heldLookups struct {
-	auth.Store
+	staff.Store
 	release chan struct{}
 	mu      sync.Mutex
 	waiting int
 	most    int
 }
 
-func (h *heldLookups) FindUserByEmail(ctx context.Context, email string) (auth.User, error) {
+func (h *heldLookups) FindUserByEmail(ctx context.Context, email string) (staff.User, error) {
 	h.mu.Lock()
 	h.waiting++
 	h.most = max(h.most, h.waiting)

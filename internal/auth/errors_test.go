@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"studio/internal/auth"
 	"studio/internal/fault"
+	"studio/internal/staff"
 )
 
 // TestStoreErrorsHaveKinds: the store's refusals that name a kind of
@@ -18,15 +18,15 @@ func TestStoreErrorsHaveKinds(t *testing.T) {
 		err  error
 		want fault.Kind
 	}{
-		{auth.ErrNotFound, fault.NotFound},
-		{auth.ErrSessionNotFound, fault.NotFound},
-		{auth.ErrRefreshTokenNotFound, fault.NotFound},
-		{auth.ErrChallengeNotFound, fault.NotFound},
-		{auth.ErrExists, fault.Conflict},
-		{auth.ErrFactorNameConflict, fault.Conflict},
-		{auth.ErrCodeInvalid, fault.Invalid},
-		{auth.ErrEmailSendRateExceeded, fault.Internal},
-		{auth.ErrRefreshTokenReused, fault.Internal},
+		{staff.ErrNotFound, fault.NotFound},
+		{staff.ErrSessionNotFound, fault.NotFound},
+		{staff.ErrRefreshTokenNotFound, fault.NotFound},
+		{staff.ErrChallengeNotFound, fault.NotFound},
+		{staff.ErrExists, fault.Conflict},
+		{staff.ErrFactorNameConflict, fault.Conflict},
+		{staff.ErrCodeInvalid, fault.Invalid},
+		{staff.ErrEmailSendRateExceeded, fault.Internal},
+		{staff.ErrRefreshTokenReused, fault.Internal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.err.Error(), func(t *testing.T) {

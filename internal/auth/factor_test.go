@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"studio/internal/auth"
 	"studio/internal/notify"
+	"studio/internal/staff"
 )
 
 // TestFactorDecide: the policy of a TOTP code against a challenge, without
@@ -16,55 +16,57 @@ import (
 func TestFactorDecide(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	mail := &notify.Email{Subject: "Someone is guessing"}
-	entry := func(action string) auth.AuditEntry { return auth.AuditEntry{At: now, Action: action} }
-	v := auth.FactorVerification{UserID: "u", FactorID: "f", ChallengeID: "c", SessionID: "s", IP: "192.0.2.1",
-		Now: now, MaxTries: 3, AMR: auth.AMREntry{Method: "totp", Timestamp: now.Unix()}, RefreshHash: "rt",
-		Audit: entry(auth.ActionFactorVerified), Failure: entry(auth.ActionFactorFailed),
-		Locked: entry(auth.ActionFactorLocked), LockedMail: mail}
-	factor := &auth.Factor{ID: "f", UserID: "u", Secret: "sealed", LastUsedStep: 7}
-	challenge := func(change func(*auth.Challenge)) *auth.Challenge {
-		c := &auth.Challenge{ID: "c", FactorID: "f", IP: v.IP, ExpiresAt: now.Add(time.Minute)}
+	entry := func(action string) staff.AuditEntry { return staff.AuditEntry{At: now, Action: action} }
+	v := staff.FactorVerification{UserID: "u", FactorID: "f", ChallengeID: "c", SessionID: "s", IP: "192.0.2.1",
+		Now: now, MaxTries: 3, AMR: staff.AMREntry{Method: "totp", Timestamp: now.Unix()}, RefreshHash: "rt",
+		Audit: entry(staff.ActionFactorVerified), Failure: entry(staff.ActionFactorFailed),
+		Locked: entry(staff.ActionFactorLocked), LockedMail: mail}
+	factor := &staff.Factor{ID: "f", UserID: "u", Secret: "sealed", LastUsedStep: 7}
+	challenge := func(change func(*staff.Challenge)) *staff.Challenge {
+		c := &staff.Challenge{ID: "c", FactorID: "f", IP: v.IP, ExpiresAt: now.Add(time.Minute)}
 		if change != nil {
 			change(c)
 		}
 		return c
 	}
-	session := &auth.Session{ID: "s", UserID: "u", AAL: "aal1",
-		AMR: []auth.AMREntry{{Method: "otp", Timestamp: 1}, {Method: "totp", Timestamp: 2}}}
-	nearlyLocked := auth.FactorFailures{Count: auth.MaxFactorFailures - 1, Since: now.Add(-time.Minute)}
-	locked := auth.FactorFailures{Count: auth.MaxFactorFailures, Since: now.Add(-time.Minute)}
-	failures := func(n int, since time.Time) *auth.FactorFailures { return &auth.FactorFailures{Count: n, Since: since} }
+	session := &staff.Session{ID: "s", UserID: "u", AAL: "aal1",
+		AMR: []staff.AMREntry{{Method: "otp", Timestamp: 1}, {Method: "totp", Timestamp: 2}}}
+	nearlyLocked := staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: now.Add(-time.Minute)}
+	locked := staff.FactorFailures{Count: staff.MaxFactorFailures, Since: now.Add(-time.Minute)}
+	failures := func(n int, since time.Time) *staff.FactorFailures {
+		return &staff.FactorFailures{Count: n, Since: since}
+	}
 	tests := []struct {
 		name    string
-		attempt auth.FactorAttempt
+		attempt staff.FactorAttempt
 		right   bool
-		want    auth.FactorDecision
+		want    staff.FactorDecision
 	}{
-		{"no such factor", auth.FactorAttempt{}, true, auth.FactorDecision{Refused: auth.ErrChallengeNotFound}},
-		{"no such challenge", auth.FactorAttempt{Factor: factor}, true, auth.FactorDecision{Refused: auth.ErrChallengeNotFound}},
-		{"challenge used", auth.FactorAttempt{Factor: factor, Challenge: challenge(func(c *auth.Challenge) { c.VerifiedAt = &now })}, true,
-			auth.FactorDecision{Refused: auth.ErrChallengeIPMismatch}},
-		{"another address", auth.FactorAttempt{Factor: factor, Challenge: challenge(func(c *auth.Challenge) { c.IP = "192.0.2.2" })}, true,
-			auth.FactorDecision{Refused: auth.ErrChallengeIPMismatch}},
-		{"challenge expired: dropped", auth.FactorAttempt{Factor: factor, Challenge: challenge(func(c *auth.Challenge) { c.ExpiresAt = now })}, true,
-			auth.FactorDecision{Refused: auth.ErrChallengeExpired, Challenge: auth.ChallengeDropped}},
-		{"locked out: no code checked", auth.FactorAttempt{Factor: factor, Failures: locked, Challenge: challenge(nil)}, true,
-			auth.FactorDecision{Refused: &auth.FactorLockedError{Until: locked.Since.Add(auth.FactorFailureWindow)}}},
-		{"wrong code: counted", auth.FactorAttempt{Factor: factor, Challenge: challenge(nil), Session: session}, false,
-			auth.FactorDecision{Refused: auth.ErrVerificationFailed, Challenge: auth.ChallengeTried, Failures: failures(1, now),
-				Audit: []auth.AuditEntry{v.Failure}}},
-		{"last try: dropped", auth.FactorAttempt{Factor: factor, Challenge: challenge(func(c *auth.Challenge) { c.Tries = 2 })}, false,
-			auth.FactorDecision{Refused: auth.ErrVerificationFailed, Challenge: auth.ChallengeDropped, Failures: failures(1, now),
-				Audit: []auth.AuditEntry{v.Failure}}},
-		{"the wrong code that locks out: logged and mailed", auth.FactorAttempt{Factor: factor, Failures: nearlyLocked, Challenge: challenge(nil)}, false,
-			auth.FactorDecision{Refused: auth.ErrVerificationFailed, Challenge: auth.ChallengeTried,
-				Failures: failures(auth.MaxFactorFailures, nearlyLocked.Since), Audit: []auth.AuditEntry{v.Failure, v.Locked}, Mail: mail}},
-		{"session ended", auth.FactorAttempt{Factor: factor, Challenge: challenge(nil)}, true,
-			auth.FactorDecision{Refused: auth.ErrSessionNotFound}},
-		{"right code: raised", auth.FactorAttempt{Factor: factor, Challenge: challenge(nil), Session: session}, true,
-			auth.FactorDecision{Challenge: auth.ChallengeUsed, Audit: []auth.AuditEntry{v.Audit}, Raised: &auth.RaisedSession{
-				Session: auth.Session{ID: "s", UserID: "u", AAL: "aal2", FactorID: "f",
-					AMR: []auth.AMREntry{v.AMR, {Method: "otp", Timestamp: 1}}},
+		{"no such factor", staff.FactorAttempt{}, true, staff.FactorDecision{Refused: staff.ErrChallengeNotFound}},
+		{"no such challenge", staff.FactorAttempt{Factor: factor}, true, staff.FactorDecision{Refused: staff.ErrChallengeNotFound}},
+		{"challenge used", staff.FactorAttempt{Factor: factor, Challenge: challenge(func(c *staff.Challenge) { c.VerifiedAt = &now })}, true,
+			staff.FactorDecision{Refused: staff.ErrChallengeIPMismatch}},
+		{"another address", staff.FactorAttempt{Factor: factor, Challenge: challenge(func(c *staff.Challenge) { c.IP = "192.0.2.2" })}, true,
+			staff.FactorDecision{Refused: staff.ErrChallengeIPMismatch}},
+		{"challenge expired: dropped", staff.FactorAttempt{Factor: factor, Challenge: challenge(func(c *staff.Challenge) { c.ExpiresAt = now })}, true,
+			staff.FactorDecision{Refused: staff.ErrChallengeExpired, Challenge: staff.ChallengeDropped}},
+		{"locked out: no code checked", staff.FactorAttempt{Factor: factor, Failures: locked, Challenge: challenge(nil)}, true,
+			staff.FactorDecision{Refused: &staff.FactorLockedError{Until: locked.Since.Add(staff.FactorFailureWindow)}}},
+		{"wrong code: counted", staff.FactorAttempt{Factor: factor, Challenge: challenge(nil), Session: session}, false,
+			staff.FactorDecision{Refused: staff.ErrVerificationFailed, Challenge: staff.ChallengeTried, Failures: failures(1, now),
+				Audit: []staff.AuditEntry{v.Failure}}},
+		{"last try: dropped", staff.FactorAttempt{Factor: factor, Challenge: challenge(func(c *staff.Challenge) { c.Tries = 2 })}, false,
+			staff.FactorDecision{Refused: staff.ErrVerificationFailed, Challenge: staff.ChallengeDropped, Failures: failures(1, now),
+				Audit: []staff.AuditEntry{v.Failure}}},
+		{"the wrong code that locks out: logged and mailed", staff.FactorAttempt{Factor: factor, Failures: nearlyLocked, Challenge: challenge(nil)}, false,
+			staff.FactorDecision{Refused: staff.ErrVerificationFailed, Challenge: staff.ChallengeTried,
+				Failures: failures(staff.MaxFactorFailures, nearlyLocked.Since), Audit: []staff.AuditEntry{v.Failure, v.Locked}, Mail: mail}},
+		{"session ended", staff.FactorAttempt{Factor: factor, Challenge: challenge(nil)}, true,
+			staff.FactorDecision{Refused: staff.ErrSessionNotFound}},
+		{"right code: raised", staff.FactorAttempt{Factor: factor, Challenge: challenge(nil), Session: session}, true,
+			staff.FactorDecision{Challenge: staff.ChallengeUsed, Audit: []staff.AuditEntry{v.Audit}, Raised: &staff.RaisedSession{
+				Session: staff.Session{ID: "s", UserID: "u", AAL: "aal2", FactorID: "f",
+					AMR: []staff.AMREntry{v.AMR, {Method: "otp", Timestamp: 1}}},
 				Step: 8, RefreshHash: "rt"}}},
 	}
 	for _, tt := range tests {
@@ -78,7 +80,7 @@ func TestFactorDecide(t *testing.T) {
 			}
 			if tt.attempt.Session != nil { // Decide may change a copy, not the store's
 				s := *tt.attempt.Session
-				s.AMR = append([]auth.AMREntry(nil), s.AMR...)
+				s.AMR = append([]staff.AMREntry(nil), s.AMR...)
 				tt.attempt.Session = &s
 			}
 			got, err := v.Decide(tt.attempt)
@@ -93,7 +95,7 @@ func TestFactorDecide(t *testing.T) {
 	t.Run("a secret that cannot be opened undoes the transaction", func(t *testing.T) {
 		v := v
 		v.Check = func(string, int64) (int64, bool, error) { return 0, false, errors.New("sealed with another key") }
-		if _, err := v.Decide(auth.FactorAttempt{Factor: factor, Challenge: challenge(nil)}); err == nil {
+		if _, err := v.Decide(staff.FactorAttempt{Factor: factor, Challenge: challenge(nil)}); err == nil {
 			t.Error("Decide err = nil, want the Check error")
 		}
 	})

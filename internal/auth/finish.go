@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"studio/internal/notify"
+	"studio/internal/staff"
 )
 
 // How every federated sign-in ends, whichever the provider: the person the
@@ -36,7 +36,7 @@ const authCodeExpiry = 5 * time.Minute
 
 // federatedPerson is who a provider says signed in.
 type federatedPerson struct {
-	Provider      Provider
+	Provider      staff.Provider
 	Subject       string
 	Email         string
 	EmailVerified bool
@@ -91,7 +91,7 @@ func (s *Service) auditRefusal(r *http.Request, kind, provider string, refusal f
 	if refusal.e.Status == http.StatusInternalServerError || refusal.e.Status == http.StatusServiceUnavailable {
 		return
 	}
-	audit := s.audit(r, ActionLoginFailed)
+	audit := s.audit(r, staff.ActionLoginFailed)
 	audit.Email, audit.Detail = refusal.email, kind+" "+provider+": "+refusal.reason
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
@@ -102,22 +102,22 @@ func (s *Service) auditRefusal(r *http.Request, kind, provider string, refusal f
 
 // refuseFlow ends a refused federated sign-in: audited (auditRefusal), and
 // the browser back at flow's redirect_to with the error.
-func (s *Service) refuseFlow(w http.ResponseWriter, r *http.Request, flow FlowState, kind, method string, refusal federatedRefusal) {
+func (s *Service) refuseFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, kind, method string, refusal federatedRefusal) {
 	s.auditRefusal(r, kind, flow.Provider, refusal)
-	s.finishFlow(w, r, flow, User{}, method, refusal.e)
+	s.finishFlow(w, r, flow, staff.User{}, method, refusal.e)
 }
 
 // newFlow starts a sign-in at provider: it stores its flow state and returns
 // the state to send. redirectTo is checked against --redirect-urls (the
 // console when refused).
 func (s *Service) newFlow(ctx context.Context, provider, redirectTo, challenge, method, requestID, providerVerifier, linkUserID string) (string, error) {
-	state, err := randomToken()
+	state, err := staff.RandomToken()
 	if err != nil {
 		return "", err
 	}
 	now := s.cfg.Now()
 	to := s.cfg.Redirects.resolve(redirectTo)
-	err = s.store.CreateFlowState(ctx, FlowState{StateHash: StateHash(state), Provider: provider, RequestID: requestID,
+	err = s.store.CreateFlowState(ctx, staff.FlowState{StateHash: staff.StateHash(state), Provider: provider, RequestID: requestID,
 		ProviderVerifier: providerVerifier, RedirectTo: to.String(), CodeChallenge: challenge, CodeChallengeMethod: method,
 		LinkUserID: linkUserID, CreatedAt: now, ExpiresAt: now.Add(FlowStateExpiry)})
 	return state, err
@@ -131,20 +131,22 @@ func (s *Service) newFlow(ctx context.Context, provider, redirectTo, challenge, 
 // its member of staff (unless they unlinked the provider), or a new one. Any
 // other address, staff's or not, is refused alike, and nothing is created.
 // Every new link is audited and mailed to the person.
-func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (User, *federatedRefusal) {
+func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (staff.User, *federatedRefusal) {
 	email, e := normalizeEmail(p.Email)
 	if e != nil || !p.EmailVerified {
-		return User{}, personRefusal(errEmailNotVerified, p.Email, linkUserID)
+		return staff.User{}, personRefusal(errEmailNotVerified, p.Email, linkUserID)
 	}
 	now := s.cfg.Now()
-	id := Identity{ID: uuid.NewString(), Provider: p.Provider.Name, Subject: p.Subject, Email: email, Data: p.Data,
+	id := staff.Identity{ID: uuid.NewString(), Provider: p.Provider.Name, Subject: p.Subject, Email: email, Data: p.Data,
 		CreatedAt: now, UpdatedAt: now, LastSignInAt: &now}
-	audit := s.audit(r, ActionIdentityLinked)
+	audit := s.audit(r, staff.ActionIdentityLinked)
 	audit.Email, audit.Detail = email, p.Provider.Name
-	refused := func(e *AuthError) (User, *federatedRefusal) { return User{}, personRefusal(e, email, linkUserID) }
+	refused := func(e *AuthError) (staff.User, *federatedRefusal) {
+		return staff.User{}, personRefusal(e, email, linkUserID)
+	}
 
-	var u User
-	var link *Link
+	var u staff.User
+	var link *staff.Link
 	existing, err := s.store.FindIdentity(ctx, p.Provider.Name, p.Subject)
 	switch {
 	case err == nil && linkUserID != "" && existing.UserID == linkUserID:
@@ -153,27 +155,27 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 		return refused(errIdentityTaken)
 	case err == nil:
 		u.ID, id.ID, id.CreatedAt = existing.UserID, existing.ID, existing.CreatedAt
-		audit.Action = ActionLogin
-	case !errors.Is(err, ErrNotFound):
+		audit.Action = staff.ActionLogin
+	case !errors.Is(err, staff.ErrNotFound):
 		return refused(s.storeFailure("find identity", err))
 	case linkUserID != "":
 		if u, err = s.store.FindUserByID(ctx, linkUserID); err != nil {
 			return refused(s.storeFailure("find user", err))
 		}
-		link = &Link{}
+		link = &staff.Link{}
 	case !p.Provider.AllowsDomainOf(email):
-		return User{}, &federatedRefusal{reason: "not vouched: the address is outside the provider's domains", email: email, e: errSignupDisabled}
+		return staff.User{}, &federatedRefusal{reason: "not vouched: the address is outside the provider's domains", email: email, e: errSignupDisabled}
 	default:
-		link = &Link{ByDomain: true}
+		link = &staff.Link{ByDomain: true}
 		u, err = s.store.FindUserByEmail(ctx, email)
 		switch {
-		case errors.Is(err, ErrNotFound):
-			u = User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now}
+		case errors.Is(err, staff.ErrNotFound):
+			u = staff.User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now}
 			if name, ok := p.Data["name"].(string); ok && name != "" {
 				u.UserMetadata["name"] = name
 			}
 			link.NewUser = &u
-			audit.Action, audit.Detail = ActionStaffAdded, "first sign-in through "+p.Provider.Name
+			audit.Action, audit.Detail = staff.ActionStaffAdded, "first sign-in through "+p.Provider.Name
 		case err != nil:
 			return refused(s.storeFailure("find user", err))
 		}
@@ -183,17 +185,17 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 		link.Mail = s.linkedMail(u, p)
 	}
 	switch err := s.store.SaveIdentity(ctx, id, link, audit); {
-	case errors.Is(err, ErrExists):
+	case errors.Is(err, staff.ErrExists):
 		return refused(errIdentityTaken)
-	case errors.Is(err, ErrUnlinked):
-		return User{}, &federatedRefusal{reason: "not vouched: the person unlinked this provider", email: email, e: errProviderUnlinked}
-	case errors.Is(err, ErrNotFound): // unlinked meanwhile
-		return User{}, &federatedRefusal{reason: "not vouched: the identity was unlinked", email: email, e: errProviderUnlinked}
+	case errors.Is(err, staff.ErrUnlinked):
+		return staff.User{}, &federatedRefusal{reason: "not vouched: the person unlinked this provider", email: email, e: errProviderUnlinked}
+	case errors.Is(err, staff.ErrNotFound): // unlinked meanwhile
+		return staff.User{}, &federatedRefusal{reason: "not vouched: the identity was unlinked", email: email, e: errProviderUnlinked}
 	case err != nil:
 		return refused(s.storeFailure("save identity", err))
 	}
 	u, err = s.store.FindUserByID(ctx, u.ID)
-	if errors.Is(err, ErrNotFound) { // removed meanwhile
+	if errors.Is(err, staff.ErrNotFound) { // removed meanwhile
 		return refused(errSignupDisabled)
 	}
 	if err != nil {
@@ -204,7 +206,7 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 
 // linkedMail tells u that the provider of p may now sign them in; nil when
 // mail is off.
-func (s *Service) linkedMail(u User, p federatedPerson) *notify.Email {
+func (s *Service) linkedMail(u staff.User, p federatedPerson) *notify.Email {
 	account := p.Subject
 	if p.Email != "" {
 		account = p.Email
@@ -216,7 +218,7 @@ func (s *Service) linkedMail(u User, p federatedPerson) *notify.Email {
 // sign them in on the site at siteOrigin, as account there: every new link
 // is mailed, so that one the person did not make is seen. Nil without a
 // sender (mail is off).
-func LinkedMail(sender, siteOrigin string, u User, provider Provider, account string) *notify.Email {
+func LinkedMail(sender, siteOrigin string, u staff.User, provider staff.Provider, account string) *notify.Email {
 	if sender == "" {
 		return nil
 	}
@@ -240,7 +242,7 @@ func LinkedMail(sender, siteOrigin string, u User, provider Provider, account st
 // finishFlow ends the flow of a federated sign-in at its redirect_to: with
 // an auth code (PKCE) or the session's tokens in the fragment (implicit),
 // or, when e is not nil, with e as GoTrue's error parameters.
-func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow FlowState, u User, method string, e *AuthError) {
+func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, u staff.User, method string, e *AuthError) {
 	to, err := url.Parse(flow.RedirectTo)
 	if err != nil { // stored by newFlow from an allowed URL
 		to = &url.URL{Path: ConsolePath}
@@ -260,18 +262,18 @@ func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow FlowSt
 // finishParams puts the outcome of a sign-in of u into to: an auth code in
 // the query for a PKCE flow (its session starts at the exchange), else a
 // new session's tokens in the fragment.
-func (s *Service) finishParams(r *http.Request, to *url.URL, flow FlowState, u User, method string) *AuthError {
+func (s *Service) finishParams(r *http.Request, to *url.URL, flow staff.FlowState, u staff.User, method string) *AuthError {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
 	if flow.PKCE() {
-		code, err := randomToken()
+		code, err := staff.RandomToken()
 		if err != nil {
 			return s.storeFailure("new auth code", err)
 		}
-		audit := s.audit(r, ActionCodeIssued)
+		audit := s.audit(r, staff.ActionCodeIssued)
 		audit.Email, audit.UserID, audit.Detail = u.Email, u.ID, method
-		err = s.store.CreateCode(ctx, Code{UserID: u.ID, Purpose: method, LinkHash: LinkHash(code), CreatedAt: now,
+		err = s.store.CreateCode(ctx, staff.Code{UserID: u.ID, Purpose: method, LinkHash: staff.LinkHash(code), CreatedAt: now,
 			ExpiresAt: now.Add(authCodeExpiry), CodeChallenge: flow.CodeChallenge, CodeChallengeMethod: flow.CodeChallengeMethod}, audit)
 		if err != nil {
 			return s.storeFailure("create auth code", err)
@@ -281,7 +283,7 @@ func (s *Service) finishParams(r *http.Request, to *url.URL, flow FlowState, u U
 		to.RawQuery = q.Encode()
 		return nil
 	}
-	answer, e := s.newSession(r, u, method, s.audit(r, ActionLogin))
+	answer, e := s.newSession(r, u, method, s.audit(r, staff.ActionLogin))
 	if e != nil {
 		return e
 	}
@@ -327,16 +329,7 @@ func setFragment(to *url.URL, params url.Values) {
 
 // consoleFlow is the flow of a sign-in whose state is unknown: it goes
 // back to the console, the error in the fragment.
-func (s *Service) consoleFlow() FlowState {
+func (s *Service) consoleFlow() staff.FlowState {
 	to := s.cfg.Redirects.resolve("")
-	return FlowState{RedirectTo: to.String()}
-}
-
-// emailDomain is the lower-case domain of an address, "" when it has none.
-func emailDomain(email string) string {
-	at := strings.LastIndexByte(email, '@')
-	if at < 0 {
-		return ""
-	}
-	return strings.ToLower(strings.TrimSpace(email[at+1:]))
+	return staff.FlowState{RedirectTo: to.String()}
 }

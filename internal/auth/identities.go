@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // handleUnlinkIdentity handles DELETE /auth/v1/user/identities/{id}: the
@@ -24,7 +25,7 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusNotFound, codeValidationFailed, "identity_id must be an UUID"))
 		return
 	}
-	if c.user.HasVerifiedFactor() && c.session.AAL != AAL2 {
+	if c.user.HasVerifiedFactor() && c.session.AAL != staff.AAL2 {
 		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to unlink an identity"))
 		return
 	}
@@ -54,8 +55,8 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeIdentityNotFound, "Identity doesn't exist"))
 		return
 	}
-	switch err := s.store.RemoveIdentity(ctx, u.ID, id, s.callerAudit(r, c, ActionIdentityUnlinked, provider)); {
-	case errors.Is(err, ErrNotFound):
+	switch err := s.store.RemoveIdentity(ctx, u.ID, id, s.callerAudit(r, c, staff.ActionIdentityUnlinked, provider)); {
+	case errors.Is(err, staff.ErrNotFound):
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeIdentityNotFound, "Identity doesn't exist"))
 	case err != nil:
 		s.failed(w, r, "remove identity", err)

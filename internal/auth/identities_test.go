@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/auth"
 	"studio/internal/auth/authtest"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -27,9 +27,9 @@ func TestUnlinkIdentity(t *testing.T) {
 				t.Fatal(err)
 			}
 			now := time.Now()
-			linked := auth.Identity{ID: "30000000-0000-4000-8000-000000000001", UserID: ada.ID, Provider: "keycloak", Subject: "kc-ada",
+			linked := staff.Identity{ID: "30000000-0000-4000-8000-000000000001", UserID: ada.ID, Provider: "keycloak", Subject: "kc-ada",
 				Email: ada.Email, Data: map[string]any{"sub": "kc-ada"}, CreatedAt: now, UpdatedAt: now}
-			if err := db.SaveIdentity(ctx, linked, &auth.Link{}, auth.AuditEntry{At: now, Action: auth.ActionIdentityLinked}); err != nil {
+			if err := db.SaveIdentity(ctx, linked, &staff.Link{}, staff.AuditEntry{At: now, Action: staff.ActionIdentityLinked}); err != nil {
 				t.Fatal(err)
 			}
 
@@ -100,12 +100,12 @@ func TestSettingsListProviders(t *testing.T) {
 		t.Errorf("before: external %v, saml %v", ext, saml)
 	}
 	ctx, now := context.Background(), time.Now()
-	for _, p := range []auth.Provider{
-		{ID: "20000000-0000-4000-8000-000000000001", Kind: auth.KindOIDC, Name: "keycloak", Config: []byte(`{}`), CreatedAt: now},
-		{ID: "10000000-0000-4000-8000-000000000001", Kind: auth.KindSAML, Name: auth.SSOName("10000000-0000-4000-8000-000000000001"),
+	for _, p := range []staff.Provider{
+		{ID: "20000000-0000-4000-8000-000000000001", Kind: staff.KindOIDC, Name: "keycloak", Config: []byte(`{}`), CreatedAt: now},
+		{ID: "10000000-0000-4000-8000-000000000001", Kind: staff.KindSAML, Name: staff.SSOName("10000000-0000-4000-8000-000000000001"),
 			EntityID: "https://idp.test", Config: []byte(`{}`), CreatedAt: now},
 	} {
-		if err := db.AddProvider(ctx, p, auth.AuditEntry{At: now, Action: auth.ActionProviderAdded}); err != nil {
+		if err := db.AddProvider(ctx, p, staff.AuditEntry{At: now, Action: staff.ActionProviderAdded}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"studio/internal/staff"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 )
@@ -70,27 +71,27 @@ func (s *Service) idTokenGrant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, refusal.e)
 		return
 	}
-	s.startSession(w, r, u, MethodOAuth, s.audit(r, ActionLogin))
+	s.startSession(w, r, u, MethodOAuth, s.audit(r, staff.ActionLogin))
 }
 
 // idTokenUser verifies the grant's token, an ID token of c, and returns the
 // member of staff it signs in (or links to linkUserID), or why not.
-func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, linkUserID string) (User, *federatedRefusal) {
+func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, linkUserID string) (staff.User, *federatedRefusal) {
 	tok, claims, refusal := s.verifyIDToken(r.Context(), c, p.IDToken, p.AccessToken)
 	if refusal != nil {
-		return User{}, refusal
+		return staff.User{}, refusal
 	}
 	if (tok.Nonce != "") != (p.Nonce != "") {
-		return User{}, &federatedRefusal{reason: "nonce",
+		return staff.User{}, &federatedRefusal{reason: "nonce",
 			e: newError(http.StatusBadRequest, codeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")}
 	}
 	if sum := sha256.Sum256([]byte(p.Nonce)); p.Nonce != "" && !nonceMatches(tok.Nonce, hex.EncodeToString(sum[:])) {
-		return User{}, &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
+		return staff.User{}, &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	if refusal := s.useIDToken(ctx, tok); refusal != nil {
-		return User{}, refusal
+		return staff.User{}, refusal
 	}
 	person := c.person(tok, claims)
 	return s.federatedUser(ctx, r, person, linkUserID)
@@ -112,9 +113,9 @@ func (s *Service) useIDToken(ctx context.Context, tok *oidc.IDToken) *federatedR
 	if err := tok.Claims(&payload); err != nil {
 		return &federatedRefusal{reason: "id token invalid", e: errBadIDToken}
 	}
-	err := s.store.UseAssertion(ctx, hashOf("oidc id token", tok.Issuer, string(payload)), tok.Expiry, s.cfg.Now())
+	err := s.store.UseAssertion(ctx, staff.Hash("oidc id token", tok.Issuer, string(payload)), tok.Expiry, s.cfg.Now())
 	switch {
-	case errors.Is(err, ErrExists):
+	case errors.Is(err, staff.ErrExists):
 		return &federatedRefusal{reason: "id token replayed", e: errIDTokenUsed}
 	case err != nil:
 		return &federatedRefusal{reason: "store", e: s.storeFailure("use ID token", err)}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"studio/internal/staff"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -23,18 +24,18 @@ const AlgES256 = "ES256"
 
 // NewSigningKey makes a new ES256 signing key, its private key sealed with
 // secrets as the store keeps it.
-func NewSigningKey(now time.Time, secrets *SecretKey) (SigningKey, error) {
+func NewSigningKey(now time.Time, secrets *SecretKey) (staff.SigningKey, error) {
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
+		return staff.SigningKey{}, fmt.Errorf("new signing key: %w", err)
 	}
 	der, err := x509.MarshalPKCS8PrivateKey(priv)
 	if err != nil {
-		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
+		return staff.SigningKey{}, fmt.Errorf("new signing key: %w", err)
 	}
-	k := SigningKey{KID: uuid.NewString(), Algorithm: AlgES256, CreatedAt: now.UTC()}
+	k := staff.SigningKey{KID: uuid.NewString(), Algorithm: AlgES256, CreatedAt: now.UTC()}
 	if k.PrivateKey, err = secrets.Seal(der, signingKeyLabel(k.KID)); err != nil {
-		return SigningKey{}, fmt.Errorf("new signing key: %w", err)
+		return staff.SigningKey{}, fmt.Errorf("new signing key: %w", err)
 	}
 	return k, nil
 }
@@ -45,7 +46,7 @@ func signingKeyLabel(kid string) string { return "signing key " + kid }
 // privateKeyDER is the PKCS #8 DER of a stored key: opened with secrets
 // when sealed, as stored when a release before --secret-key stored it in
 // clear.
-func privateKeyDER(sk SigningKey, secrets *SecretKey) ([]byte, error) {
+func privateKeyDER(sk staff.SigningKey, secrets *SecretKey) ([]byte, error) {
 	if !IsSealed(sk.PrivateKey) {
 		return sk.PrivateKey, nil
 	}
@@ -101,10 +102,10 @@ func (e *NoSigningKeyError) Error() string {
 // open (sealed with another secret key) is skipped (Keys.Unreadable); none
 // that opens is a *NoSigningKeyError. A secrets that refuses to seal (not
 // the store's key) makes no key.
-func LoadKeys(ctx context.Context, st KeyStore, secrets *SecretKey, now time.Time) (*Keys, error) {
+func LoadKeys(ctx context.Context, st staff.KeyStore, secrets *SecretKey, now time.Time) (*Keys, error) {
 	candidate, err := NewSigningKey(now, secrets)
 	if IsKeyMismatch(err) {
-		candidate, err = SigningKey{}, nil // read the keys, add none (EnsureSigningKey)
+		candidate, err = staff.SigningKey{}, nil // read the keys, add none (EnsureSigningKey)
 	}
 	if err != nil {
 		return nil, err
@@ -120,7 +121,7 @@ func LoadKeys(ctx context.Context, st KeyStore, secrets *SecretKey, now time.Tim
 	return parseKeys(stored, secrets)
 }
 
-func parseKeys(stored []SigningKey, secrets *SecretKey) (*Keys, error) {
+func parseKeys(stored []staff.SigningKey, secrets *SecretKey) (*Keys, error) {
 	if len(stored) == 0 {
 		return nil, errors.New("load signing keys: none")
 	}
@@ -162,7 +163,7 @@ func parseKeys(stored []SigningKey, secrets *SecretKey) (*Keys, error) {
 }
 
 // openSigningKey is the private key of sk, opened with secrets.
-func openSigningKey(sk SigningKey, secrets *SecretKey) (*ecdsa.PrivateKey, error) {
+func openSigningKey(sk staff.SigningKey, secrets *SecretKey) (*ecdsa.PrivateKey, error) {
 	if sk.Algorithm != AlgES256 {
 		return nil, fmt.Errorf("algorithm %q, want ES256", sk.Algorithm)
 	}
@@ -240,7 +241,7 @@ const KeyRefreshInterval = 5 * time.Minute
 // signed a live token: a key stopped signing at most KeyRefreshInterval
 // after its successor was added, and its last tokens expire jwtExpiry
 // later. It returns the new key's kid and the removed ones.
-func RotateKeys(ctx context.Context, st RotationStore, secrets *SecretKey, now time.Time, jwtExpiry time.Duration) (added string, removed []string, err error) {
+func RotateKeys(ctx context.Context, st staff.RotationStore, secrets *SecretKey, now time.Time, jwtExpiry time.Duration) (added string, removed []string, err error) {
 	k, err := NewSigningKey(now, secrets)
 	if err != nil {
 		return "", nil, err
@@ -268,7 +269,7 @@ func RotateKeys(ctx context.Context, st RotationStore, secrets *SecretKey, now t
 // clear; with unseal, it stores every sealed one in clear again instead, for
 // a release before --secret-key, which cannot open them. It returns the
 // kids it changed. A key sealed with another secret key is an error.
-func SealSigningKeys(ctx context.Context, st SealingStore, secrets *SecretKey, unseal bool) (changed []string, err error) {
+func SealSigningKeys(ctx context.Context, st staff.SealingStore, secrets *SecretKey, unseal bool) (changed []string, err error) {
 	keys, err := st.ListSigningKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("seal signing keys: %w", err)
@@ -302,7 +303,7 @@ func SealSigningKeys(ctx context.Context, st SealingStore, secrets *SecretKey, u
 // secrets, for a store whose secret key was lost: the access tokens they
 // signed stop working, the sessions do not (a refresh gets a token signed by
 // the key the servers make on their next read). It returns their kids.
-func DropUnreadableSigningKeys(ctx context.Context, st RotationStore, secrets *SecretKey) (dropped []string, err error) {
+func DropUnreadableSigningKeys(ctx context.Context, st staff.RotationStore, secrets *SecretKey) (dropped []string, err error) {
 	keys, err := st.ListSigningKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("drop signing keys: %w", err)

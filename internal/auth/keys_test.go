@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -106,7 +107,7 @@ func testSigningKeysSealed(t *testing.T, db *store.DB) {
 }
 
 // onlySigningKeyRow is the one signing key row of db, as stored.
-func onlySigningKeyRow(t *testing.T, db *store.DB) auth.SigningKey {
+func onlySigningKeyRow(t *testing.T, db *store.DB) staff.SigningKey {
 	t.Helper()
 	rows, err := db.ListSigningKeys(context.Background())
 	if err != nil || len(rows) != 1 {
@@ -116,7 +117,7 @@ func onlySigningKeyRow(t *testing.T, db *store.DB) auth.SigningKey {
 }
 
 // clearKey is a signing key as releases before --secret-key stored it.
-func clearKey(t *testing.T, created time.Time) auth.SigningKey {
+func clearKey(t *testing.T, created time.Time) staff.SigningKey {
 	t.Helper()
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -126,7 +127,7 @@ func clearKey(t *testing.T, created time.Time) auth.SigningKey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return auth.SigningKey{KID: "legacy-key", Algorithm: auth.AlgES256, PrivateKey: der, CreatedAt: created}
+	return staff.SigningKey{KID: "legacy-key", Algorithm: auth.AlgES256, PrivateKey: der, CreatedAt: created}
 }
 
 // jwtHeader is the decoded JOSE header of a JWT.

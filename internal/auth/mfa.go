@@ -13,6 +13,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/notify"
+	"studio/internal/staff"
 )
 
 // TOTP MFA under /factors, GoTrue's: enrol a factor (a secret and its QR
@@ -42,7 +43,7 @@ type factorJSON struct {
 	Phone            string     `json:"phone,omitempty"`
 }
 
-func toFactorsJSON(fs []Factor) []factorJSON {
+func toFactorsJSON(fs []staff.Factor) []factorJSON {
 	var out []factorJSON
 	for _, f := range fs {
 		out = append(out, factorJSON{ID: f.ID, FriendlyName: f.FriendlyName, FactorType: f.FactorType, Status: f.Status,
@@ -84,8 +85,8 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch p.FactorType {
-	case FactorTOTP, FactorWebAuthn:
-	case FactorPhone:
+	case staff.FactorTOTP, FactorWebAuthn:
+	case staff.FactorPhone:
 		s.enrollPhone(w, r, c, p)
 		return
 	default:
@@ -107,14 +108,14 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	now := s.cfg.Now()
-	f := Factor{ID: uuid.NewString(), UserID: c.user.ID, FriendlyName: p.FriendlyName, FactorType: FactorTOTP,
-		Status: FactorUnverified, CreatedAt: now, UpdatedAt: now}
+	f := staff.Factor{ID: uuid.NewString(), UserID: c.user.ID, FriendlyName: p.FriendlyName, FactorType: staff.FactorTOTP,
+		Status: staff.FactorUnverified, CreatedAt: now, UpdatedAt: now}
 	secret, err := newTOTPSecret()
 	if err == nil {
 		f.Secret, err = s.cfg.MFAKey.seal(secret, f.ID)
 	}
 	var a enrollAnswer
-	a.ID, a.Type, a.FriendlyName = f.ID, FactorTOTP, f.FriendlyName
+	a.ID, a.Type, a.FriendlyName = f.ID, staff.FactorTOTP, f.FriendlyName
 	a.TOTP.Secret, a.TOTP.URI = secret, totpURI(issuer, c.user.Email, secret)
 	if err == nil {
 		a.TOTP.QRCode, err = qrSVG(a.TOTP.URI)
@@ -129,18 +130,18 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 // createFactor stores f, the caller's new factor, when check (given the
 // caller's other factors) allows it, and answers answer; or GoTrue's
 // refusal.
-func (s *Service) createFactor(w http.ResponseWriter, r *http.Request, c caller, f Factor, check func([]Factor) error, answer any) {
+func (s *Service) createFactor(w http.ResponseWriter, r *http.Request, c caller, f staff.Factor, check func([]staff.Factor) error, answer any) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	audit := s.callerAudit(r, c, ActionFactorEnrolled, "factor "+f.ID)
+	audit := s.callerAudit(r, c, staff.ActionFactorEnrolled, "factor "+f.ID)
 	err := s.store.CreateFactor(ctx, f, f.CreatedAt.Add(-UnverifiedFactorExpiry), check, audit)
 	switch {
-	case errors.Is(err, ErrFactorNameConflict):
+	case errors.Is(err, staff.ErrFactorNameConflict):
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAFactorNameConflict,
 			"A factor with the friendly name %q for this user already exists", f.FriendlyName))
-	case errors.Is(err, ErrTooManyFactors):
+	case errors.Is(err, staff.ErrTooManyFactors):
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeTooManyEnrolledMFAFactors, "Maximum number of verified factors reached, unenroll to continue"))
-	case errors.Is(err, ErrFactorNeedsAAL2):
+	case errors.Is(err, staff.ErrFactorNeedsAAL2):
 		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to enroll a new factor"))
 	case errors.Is(err, errPhoneFactorExists):
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAVerifiedFactorHeld, "A verified phone factor already exists, unenroll the existing factor to continue"))
@@ -158,12 +159,12 @@ func validFactorText(s string) bool {
 // newFactorCheck is GoTrue's rule for one more factor named name: no two
 // of a user's factors share a name, at most MaxFactors, and a user with a
 // verified factor enrols another only from an aal2 session.
-func newFactorCheck(name string, sess Session) func([]Factor) error {
-	return func(existing []Factor) error {
+func newFactorCheck(name string, sess staff.Session) func([]staff.Factor) error {
+	return func(existing []staff.Factor) error {
 		verified := 0
 		for _, f := range existing {
 			if f.FriendlyName == name {
-				return ErrFactorNameConflict
+				return staff.ErrFactorNameConflict
 			}
 			if f.Verified() {
 				verified++
@@ -171,16 +172,16 @@ func newFactorCheck(name string, sess Session) func([]Factor) error {
 		}
 		switch {
 		case len(existing) >= MaxFactors:
-			return ErrTooManyFactors
-		case verified > 0 && sess.AAL != AAL2:
-			return ErrFactorNeedsAAL2
+			return staff.ErrTooManyFactors
+		case verified > 0 && sess.AAL != staff.AAL2:
+			return staff.ErrFactorNeedsAAL2
 		}
 		return nil
 	}
 }
 
 // callerAudit is an audit entry of action by the caller.
-func (s *Service) callerAudit(r *http.Request, c caller, action, detail string) AuditEntry {
+func (s *Service) callerAudit(r *http.Request, c caller, action, detail string) staff.AuditEntry {
 	a := s.audit(r, action)
 	a.Email, a.UserID, a.SessionID, a.Detail = c.user.Email, c.user.ID, c.session.ID, detail
 	return a
@@ -188,15 +189,15 @@ func (s *Service) callerAudit(r *http.Request, c caller, action, detail string) 
 
 // callerFactor is the caller's factor named by the path's id; otherwise it
 // answers GoTrue's 404 and returns false.
-func (s *Service) callerFactor(w http.ResponseWriter, r *http.Request) (caller, Factor, bool) {
+func (s *Service) callerFactor(w http.ResponseWriter, r *http.Request) (caller, staff.Factor, bool) {
 	c, ok := s.authenticate(w, r)
 	if !ok {
-		return c, Factor{}, false
+		return c, staff.Factor{}, false
 	}
 	id := r.PathValue("id")
 	if uuid.Validate(id) != nil {
 		writeError(w, r, newError(http.StatusNotFound, codeValidationFailed, "factor_id must be an UUID"))
-		return c, Factor{}, false
+		return c, staff.Factor{}, false
 	}
 	for _, f := range c.user.Factors {
 		if f.ID == id {
@@ -204,7 +205,7 @@ func (s *Service) callerFactor(w http.ResponseWriter, r *http.Request) (caller, 
 		}
 	}
 	writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
-	return c, Factor{}, false
+	return c, staff.Factor{}, false
 }
 
 // challengeAnswer is the answer of POST /factors/{id}/challenge.
@@ -233,16 +234,16 @@ func (s *Service) handleChallenge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.cfg.Now()
-	ch := Challenge{ID: uuid.NewString(), FactorID: f.ID, IP: s.cfg.ClientIP(r), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MFAChallengeExpiry)}
-	if f.FactorType == FactorPhone {
+	ch := staff.Challenge{ID: uuid.NewString(), FactorID: f.ID, IP: s.cfg.ClientIP(r), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MFAChallengeExpiry)}
+	if f.FactorType == staff.FactorPhone {
 		s.challengePhone(w, r, f, ch, p.Channel)
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	// Challenges are frequent and tell little: not in the audit log.
-	switch err := s.store.CreateChallenge(ctx, ch, AuditEntry{}); {
-	case errors.Is(err, ErrNotFound):
+	switch err := s.store.CreateChallenge(ctx, ch, staff.AuditEntry{}); {
+	case errors.Is(err, staff.ErrNotFound):
 		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
 	case err != nil:
 		s.failed(w, r, "create challenge", err)
@@ -289,7 +290,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := v.Now
-	v.MaxTries = MaxCodeTries
+	v.MaxTries = staff.MaxCodeTries
 	v.Check = func(sealed string, lastStep int64) (int64, bool, error) {
 		secret, err := s.cfg.MFAKey.open(sealed, f.ID)
 		if err != nil {
@@ -298,10 +299,10 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		return totpMatch(secret, p.Code, now, lastStep)
 	}
 	v.SentCode = sentCodeMatches(p.Code)
-	v.Locked = s.callerAudit(r, c, ActionFactorLocked, fmt.Sprintf("factor %s: %d wrong codes", f.ID, MaxFactorFailures))
+	v.Locked = s.callerAudit(r, c, staff.ActionFactorLocked, fmt.Sprintf("factor %s: %d wrong codes", f.ID, staff.MaxFactorFailures))
 	v.LockedMail = s.lockedMail(c.user, f, s.cfg.ClientIP(r))
 	sess, u, err := s.store.VerifyFactor(ctx, v)
-	var locked *FactorLockedError
+	var locked *staff.FactorLockedError
 	if errors.As(err, &locked) {
 		s.countSignIn("mfa_locked_out")
 		wait := api.SetRetryAfter(w, locked.Until.Sub(now))
@@ -309,7 +310,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 			"Too many wrong codes for this factor: it accepts no code for %d more seconds", wait))
 		return
 	}
-	if errors.Is(err, ErrVerificationFailed) {
+	if errors.Is(err, staff.ErrVerificationFailed) {
 		err = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid %s code entered", codeName)
 	}
 	s.answerFactorVerified(w, r, p.ChallengeID, u, sess, refresh, err)
@@ -320,40 +321,40 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 // token, and the verification's common part (who, which challenge, from
 // where, when, the amr entry the session gains with method, and its audit
 // entries). ok false: the answer has been written.
-func (s *Service) beginFactorVerification(w http.ResponseWriter, r *http.Request, c caller, f Factor, challengeID, method string) (v FactorVerification, refresh string, ok bool) {
+func (s *Service) beginFactorVerification(w http.ResponseWriter, r *http.Request, c caller, f staff.Factor, challengeID, method string) (v staff.FactorVerification, refresh string, ok bool) {
 	if !s.allow(w, r, s.limitVerify) {
 		return v, "", false
 	}
-	refresh, err := NewRefreshToken()
+	refresh, err := staff.NewRefreshToken()
 	if err != nil {
 		s.failed(w, r, "new refresh token", err)
 		return v, "", false
 	}
 	now := s.cfg.Now()
 	detail := "factor " + f.ID
-	return FactorVerification{
+	return staff.FactorVerification{
 		UserID: c.user.ID, FactorID: f.ID, ChallengeID: challengeID, SessionID: c.session.ID, IP: s.cfg.ClientIP(r),
-		Now: now, AMR: AMREntry{Method: method, Timestamp: now.Unix()}, RefreshHash: RefreshHash(refresh),
-		Audit:   s.callerAudit(r, c, ActionFactorVerified, detail),
-		Failure: s.callerAudit(r, c, ActionFactorFailed, detail),
+		Now: now, AMR: staff.AMREntry{Method: method, Timestamp: now.Unix()}, RefreshHash: staff.RefreshHash(refresh),
+		Audit:   s.callerAudit(r, c, staff.ActionFactorVerified, detail),
+		Failure: s.callerAudit(r, c, staff.ActionFactorFailed, detail),
 	}, refresh, true
 }
 
 // answerFactorVerified answers a verification against challengeID: the
 // raised session sess of u with its new refresh token, or GoTrue's answer
 // to err, VerifyFactor's refusal (an *AuthError as it is).
-func (s *Service) answerFactorVerified(w http.ResponseWriter, r *http.Request, challengeID string, u User, sess Session, refresh string, err error) {
+func (s *Service) answerFactorVerified(w http.ResponseWriter, r *http.Request, challengeID string, u staff.User, sess staff.Session, refresh string, err error) {
 	var e *AuthError
 	switch {
 	case errors.As(err, &e):
-	case errors.Is(err, ErrChallengeNotFound):
+	case errors.Is(err, staff.ErrChallengeNotFound):
 		e = newError(http.StatusUnprocessableEntity, codeMFAFactorNotFound, "MFA factor with the provided challenge ID not found")
-	case errors.Is(err, ErrChallengeIPMismatch):
+	case errors.Is(err, staff.ErrChallengeIPMismatch):
 		e = newError(http.StatusUnprocessableEntity, codeMFAIPAddressMismatch, "Challenge and verify IP addresses mismatch.")
-	case errors.Is(err, ErrChallengeExpired):
+	case errors.Is(err, staff.ErrChallengeExpired):
 		e = newError(http.StatusUnprocessableEntity, codeMFAChallengeExpired,
 			"MFA challenge %s has expired, verify against another challenge or create a new challenge.", challengeID)
-	case errors.Is(err, ErrSessionNotFound):
+	case errors.Is(err, staff.ErrSessionNotFound):
 		e = newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
 		s.failed(w, r, "verify factor", err)
@@ -378,7 +379,7 @@ func (s *Service) answerFactorVerified(w http.ResponseWriter, r *http.Request, c
 // lockedMail is the mail that tells the owner of factor f that someone is
 // guessing its codes: it is queued with the wrong code that locks the factor
 // out, from ip. Nil when mail is off.
-func (s *Service) lockedMail(u User, f Factor, ip string) *notify.Email {
+func (s *Service) lockedMail(u staff.User, f staff.Factor, ip string) *notify.Email {
 	if s.cfg.MailFrom == "" {
 		return nil
 	}
@@ -401,7 +402,7 @@ func (s *Service) lockedMail(u User, f Factor, ip string) *notify.Email {
 			"mailbox or a sign-in link mailed to you. Secure your mailbox, and ask the\n"+
 			"site's operator to end your sessions and reset your second factor\n"+
 			"(studio staff reset-mfa %s).\n",
-			u.Email, host, MaxFactorFailures, name, ip, int(FactorFailureWindow.Minutes()), u.Email),
+			u.Email, host, staff.MaxFactorFailures, name, ip, int(staff.FactorFailureWindow.Minutes()), u.Email),
 	}
 }
 
@@ -412,14 +413,14 @@ func (s *Service) handleUnenroll(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if f.Verified() && c.session.AAL != AAL2 {
+	if f.Verified() && c.session.AAL != staff.AAL2 {
 		writeError(w, r, newError(http.StatusUnprocessableEntity, CodeInsufficientAAL, "AAL2 required to unenroll verified factor"))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	switch err := s.store.DeleteFactor(ctx, c.user.ID, f.ID, s.callerAudit(r, c, ActionFactorRemoved, "factor "+f.ID)); {
-	case errors.Is(err, ErrNotFound):
+	switch err := s.store.DeleteFactor(ctx, c.user.ID, f.ID, s.callerAudit(r, c, staff.ActionFactorRemoved, "factor "+f.ID)); {
+	case errors.Is(err, staff.ErrNotFound):
 		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
 	case err != nil:
 		s.failed(w, r, "delete factor", err)

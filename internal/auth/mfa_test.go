@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -96,9 +97,9 @@ func TestMFAFlow(t *testing.T) {
 			if aal2Session["refresh_token"] == session["refresh_token"] {
 				t.Error("verify kept the refresh token")
 			}
-			staff, e := f.svc.Authorize(ctx, aal2Session["access_token"].(string))
-			if e != nil || staff.AAL != "aal2" {
-				t.Fatalf("Authorize(aal2 token) = %+v, %v", staff, e)
+			member, e := f.svc.Authorize(ctx, aal2Session["access_token"].(string))
+			if e != nil || member.AAL != "aal2" {
+				t.Fatalf("Authorize(aal2 token) = %+v, %v", member, e)
 			}
 			claims := verifyWithJWKS(t, aal2Session["access_token"].(string), f.do("GET", "/auth/v1/.well-known/jwks.json", "").raw)
 			amr := claims["amr"].([]any)
@@ -125,8 +126,8 @@ func TestMFAFlow(t *testing.T) {
 			if r.status != 200 {
 				t.Fatalf("refresh = %d %s", r.status, r.raw)
 			}
-			if staff, e := f.svc.Authorize(ctx, r.body["access_token"].(string)); e != nil || staff.AAL != "aal2" {
-				t.Errorf("after refresh: %+v, %v", staff, e)
+			if member, e := f.svc.Authorize(ctx, r.body["access_token"].(string)); e != nil || member.AAL != "aal2" {
+				t.Errorf("after refresh: %+v, %v", member, e)
 			}
 			aal2Session = r.body
 
@@ -136,8 +137,8 @@ func TestMFAFlow(t *testing.T) {
 			if r := f.do("DELETE", "/auth/v1/factors/"+factorID, "", bearer(aal2Session)...); r.status != 200 || r.body["id"] != factorID {
 				t.Fatalf("unenroll = %d %s", r.status, r.raw)
 			}
-			if staff, e := f.svc.Authorize(ctx, aal2Session["access_token"].(string)); e != nil || staff.AAL != "aal1" {
-				t.Errorf("after unenroll: %+v, %v (the session falls to aal1)", staff, e)
+			if member, e := f.svc.Authorize(ctx, aal2Session["access_token"].(string)); e != nil || member.AAL != "aal1" {
+				t.Errorf("after unenroll: %+v, %v (the session falls to aal1)", member, e)
 			}
 			if _, e := f.svc.Authorize(ctx, low["access_token"].(string)); e != nil {
 				t.Errorf("after unenroll, aal1 is enough: %v", e)
@@ -153,7 +154,7 @@ func TestMFAFlow(t *testing.T) {
 			for _, e := range entries {
 				actions = append(actions, e.Action)
 			}
-			for _, want := range []string{auth.ActionFactorEnrolled, auth.ActionFactorVerified, auth.ActionFactorRemoved} {
+			for _, want := range []string{staff.ActionFactorEnrolled, staff.ActionFactorVerified, staff.ActionFactorRemoved} {
 				if !slices.Contains(actions, want) {
 					t.Errorf("audit log has no %s: %v", want, actions)
 				}
@@ -180,7 +181,7 @@ func testMFAErrors(t *testing.T, engine storetest.Engine) {
 	aal2Session := r.body
 	other := f.ada
 	other.ID, other.Email = "0a0b0c0d-0000-4000-8000-000000000001", "bea@studio.test"
-	if err := f.db.CreateUser(context.Background(), other, auth.AuditEntry{}); err != nil {
+	if err := f.db.CreateUser(context.Background(), other, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -277,14 +278,14 @@ func testMFAErrors(t *testing.T, engine storetest.Engine) {
 	t.Run("wrong codes end the challenge", func(t *testing.T) {
 		ch := f.challenge(aal2Session, verifiedID)
 		path, body := verify(verifiedID, ch, wrong)
-		for i := range auth.MaxCodeTries {
+		for i := range staff.MaxCodeTries {
 			if r := f.do("POST", path, body, bearer(aal2Session)...); r.body["error_code"] != "mfa_verification_failed" {
 				t.Fatalf("try %d = %d %s", i+1, r.status, r.raw)
 			}
 		}
 		path, body = verify(verifiedID, ch, f.totp(secret, 1))
 		if r := f.do("POST", path, body, bearer(aal2Session)...); r.status != 422 || r.body["error_code"] != "mfa_factor_not_found" {
-			t.Errorf("right code after %d wrong ones = %d %s", auth.MaxCodeTries, r.status, r.raw)
+			t.Errorf("right code after %d wrong ones = %d %s", staff.MaxCodeTries, r.status, r.raw)
 		}
 	})
 
@@ -476,8 +477,8 @@ func TestMFAVerifyRace(t *testing.T) {
 							tried++
 						}
 					}
-					if tried > auth.MaxCodeTries {
-						t.Errorf("%d wrong codes were tried on one challenge, want at most %d", tried, auth.MaxCodeTries)
+					if tried > staff.MaxCodeTries {
+						t.Errorf("%d wrong codes were tried on one challenge, want at most %d", tried, staff.MaxCodeTries)
 					}
 				}
 			})
@@ -516,8 +517,8 @@ func TestMFALockout(t *testing.T) {
 			lockOut := func() {
 				t.Helper()
 				var ch string
-				for i := range auth.MaxFactorFailures {
-					if i%auth.MaxCodeTries == 0 {
+				for i := range staff.MaxFactorFailures {
+					if i%staff.MaxCodeTries == 0 {
 						ch = f.challenge(attacker, factorID)
 					}
 					r := f.do("POST", "/auth/v1/factors/"+factorID+"/verify", `{"challenge_id":"`+ch+`","code":"`+wrong+`"}`, bearer(attacker)...)
@@ -532,7 +533,7 @@ func TestMFALockout(t *testing.T) {
 
 			for _, code := range []string{f.totp(secret, 0), wrong} {
 				r := f.verifyFactor(attacker, factorID, code)
-				wantRetry := fmt.Sprint((auth.FactorFailureWindow - auth.MaxFactorFailures*time.Minute).Seconds())
+				wantRetry := fmt.Sprint((staff.FactorFailureWindow - staff.MaxFactorFailures*time.Minute).Seconds())
 				if r.status != 429 || r.body["error_code"] != "over_request_rate_limit" || r.header.Get("Retry-After") != wantRetry {
 					t.Errorf("code %s while locked out = %d %s Retry-After %q, want 429 over_request_rate_limit %s",
 						code, r.status, r.raw, r.header.Get("Retry-After"), wantRetry)
@@ -542,12 +543,12 @@ func TestMFALockout(t *testing.T) {
 			if strings.Count(mail, "wrong codes") != 1 || !strings.Contains(mail, `"Phone"`) || !strings.Contains(mail, "reset-mfa ada@studio.test") {
 				t.Errorf("want one mail that tells of the guessing, got:\n%s", mail)
 			}
-			if n := countAudit(t, f, auth.ActionFactorLocked); n != 1 {
-				t.Errorf("%d %s in the audit log, want 1", n, auth.ActionFactorLocked)
+			if n := countAudit(t, f, staff.ActionFactorLocked); n != 1 {
+				t.Errorf("%d %s in the audit log, want 1", n, staff.ActionFactorLocked)
 			}
 
 			// The window ends an hour after its first wrong code.
-			f.clock.Advance(windowStart.Add(auth.FactorFailureWindow - time.Second).Sub(f.clock.Now()))
+			f.clock.Advance(windowStart.Add(staff.FactorFailureWindow - time.Second).Sub(f.clock.Now()))
 			attacker = f.refresh(attacker)
 			if r := f.verifyFactor(attacker, factorID, f.totp(secret, 0)); r.status != 429 {
 				t.Errorf("a second before the window ends = %d %s", r.status, r.raw)
@@ -562,7 +563,7 @@ func TestMFALockout(t *testing.T) {
 			if mail := f.mail(); strings.Count(mail, "wrong codes") != 1 {
 				t.Errorf("second lockout: want one mail, got:\n%s", mail)
 			}
-			if _, err := f.db.ResetFactors(ctx, f.ada.ID, auth.AuditEntry{}); err != nil {
+			if _, err := f.db.ResetFactors(ctx, f.ada.ID, staff.AuditEntry{}); err != nil {
 				t.Fatal(err)
 			}
 			session = f.signIn()
@@ -604,26 +605,26 @@ func countAudit(t *testing.T, f *fixture, action string) int {
 // and only MaxFactorFailures within it lock the factor out, until it ends.
 func TestFactorFailures(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	end := t0.Add(auth.FactorFailureWindow)
+	end := t0.Add(staff.FactorFailureWindow)
 	tests := []struct {
 		name       string
-		failures   auth.FactorFailures
+		failures   staff.FactorFailures
 		at         time.Time
-		want       auth.FactorFailures
+		want       staff.FactorFailures
 		wantLocks  bool
 		lockedThen time.Time // LockedUntil(at) after the wrong code
 	}{
-		{"first wrong code", auth.FactorFailures{}, t0, auth.FactorFailures{Count: 1, Since: t0}, false, time.Time{}},
-		{"one short", auth.FactorFailures{Count: auth.MaxFactorFailures - 2, Since: t0}, t0.Add(time.Minute),
-			auth.FactorFailures{Count: auth.MaxFactorFailures - 1, Since: t0}, false, time.Time{}},
-		{"the one that locks", auth.FactorFailures{Count: auth.MaxFactorFailures - 1, Since: t0}, end.Add(-time.Second),
-			auth.FactorFailures{Count: auth.MaxFactorFailures, Since: t0}, true, end},
-		{"more while locked", auth.FactorFailures{Count: auth.MaxFactorFailures, Since: t0}, t0.Add(time.Minute),
-			auth.FactorFailures{Count: auth.MaxFactorFailures + 1, Since: t0}, false, end},
-		{"after the window, a new one", auth.FactorFailures{Count: auth.MaxFactorFailures - 1, Since: t0}, end,
-			auth.FactorFailures{Count: 1, Since: end}, false, time.Time{}},
-		{"after a lockout, a new one", auth.FactorFailures{Count: auth.MaxFactorFailures, Since: t0}, end.Add(time.Hour),
-			auth.FactorFailures{Count: 1, Since: end.Add(time.Hour)}, false, time.Time{}},
+		{"first wrong code", staff.FactorFailures{}, t0, staff.FactorFailures{Count: 1, Since: t0}, false, time.Time{}},
+		{"one short", staff.FactorFailures{Count: staff.MaxFactorFailures - 2, Since: t0}, t0.Add(time.Minute),
+			staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: t0}, false, time.Time{}},
+		{"the one that locks", staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: t0}, end.Add(-time.Second),
+			staff.FactorFailures{Count: staff.MaxFactorFailures, Since: t0}, true, end},
+		{"more while locked", staff.FactorFailures{Count: staff.MaxFactorFailures, Since: t0}, t0.Add(time.Minute),
+			staff.FactorFailures{Count: staff.MaxFactorFailures + 1, Since: t0}, false, end},
+		{"after the window, a new one", staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: t0}, end,
+			staff.FactorFailures{Count: 1, Since: end}, false, time.Time{}},
+		{"after a lockout, a new one", staff.FactorFailures{Count: staff.MaxFactorFailures, Since: t0}, end.Add(time.Hour),
+			staff.FactorFailures{Count: 1, Since: end.Add(time.Hour)}, false, time.Time{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // Sign-in with an OpenID Connect provider, as GoTrue's /authorize and
@@ -91,7 +92,7 @@ func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
 // mayLink refuses to add a way in to a person whose session is below the
 // assurance level they need (aal2 once they have a verified factor).
 func (s *Service) mayLink(c caller) *AuthError {
-	if s.requiredAAL(c.user) == AAL2 && c.session.AAL != AAL2 {
+	if s.requiredAAL(c.user) == staff.AAL2 && c.session.AAL != staff.AAL2 {
 		return newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 session is required to link an identity: verify your second factor first")
 	}
 	return nil
@@ -110,7 +111,7 @@ func (s *Service) providerRedirect(r *http.Request, linkUserID string) (string, 
 	if e != nil {
 		return "", e
 	}
-	nonce, err := randomToken()
+	nonce, err := staff.RandomToken()
 	if err != nil {
 		return "", s.storeFailure("new nonce", err)
 	}
@@ -142,31 +143,31 @@ func (s *Service) callbackURL() string { return s.issuer + CallbackPath }
 func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, api.MaxBodyBytes)
 	if err := r.ParseForm(); err != nil {
-		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
+		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
 			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback could not be read"))
 		return
 	}
 	state := r.Form.Get("state")
 	if state == "" {
-		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
+		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
 			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth state parameter missing"))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
-	flow, err := s.store.ConsumeFlowState(ctx, StateHash(state), s.cfg.Now())
+	flow, err := s.store.ConsumeFlowState(ctx, staff.StateHash(state), s.cfg.Now())
 	cancel()
 	switch {
-	case errors.Is(err, ErrNotFound):
-		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth,
+	case errors.Is(err, staff.ErrNotFound):
+		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
 			newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state not found or expired"))
 		return
-	case errors.Is(err, ErrFlowStateExpired):
+	case errors.Is(err, staff.ErrFlowStateExpired):
 		expired := federatedRefusal{reason: "state expired", e: newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state has expired")}
 		s.auditRefusal(r, kindOIDCAudit, flow.Provider, expired)
-		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth, expired.e)
+		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth, expired.e)
 		return
 	case err != nil:
-		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodOAuth, s.storeFailure("consume flow state", err))
+		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth, s.storeFailure("consume flow state", err))
 		return
 	}
 	u, refusal := s.providerSignIn(r, flow, r.Form)
@@ -181,36 +182,36 @@ func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 // code for the provider's ID token, checks it and its nonce against flow, and returns
 // the member of staff it signs in (or links to flow.LinkUserID), or why
 // not.
-func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Values) (User, *federatedRefusal) {
+func (s *Service) providerSignIn(r *http.Request, flow staff.FlowState, params url.Values) (staff.User, *federatedRefusal) {
 	c, e := s.oidcProvider(r.Context(), flow.Provider)
 	if e != nil {
-		return User{}, &federatedRefusal{reason: "provider unavailable", e: e}
+		return staff.User{}, &federatedRefusal{reason: "provider unavailable", e: e}
 	}
 	if refusal := c.responseIssuerRefusal(params); refusal != nil {
-		return User{}, refusal
+		return staff.User{}, refusal
 	}
 	if refusal := params.Get("error"); refusal != "" {
 		why := params.Get("error_description")
 		if why == "" {
 			why = refusal
 		}
-		return User{}, &federatedRefusal{reason: "provider refused: " + truncate(refusal, 64),
+		return staff.User{}, &federatedRefusal{reason: "provider refused: " + truncate(refusal, 64),
 			e: newError(http.StatusForbidden, codeBadOAuthCallback, "The provider refused the sign-in: %s", why)}
 	}
 	code := params.Get("code")
 	if code == "" {
-		return User{}, &federatedRefusal{reason: "no code", e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")}
+		return staff.User{}, &federatedRefusal{reason: "no code", e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), providerTimeout)
 	defer cancel()
 	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(providerContext(ctx, c.cfg.Issuer), code, oauth2.VerifierOption(flow.ProviderVerifier))
 	if err != nil {
 		s.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
-		return User{}, &federatedRefusal{reason: "code exchange", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
+		return staff.User{}, &federatedRefusal{reason: "code exchange", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
-		return User{}, &federatedRefusal{reason: "no id token", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
+		return staff.User{}, &federatedRefusal{reason: "no id token", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
 	}
 	idt, claims, refusal := s.verifyIDToken(ctx, c, raw, tok.AccessToken)
 	if refusal == nil && !nonceMatches(idt.Nonce, flow.RequestID) {
@@ -220,7 +221,7 @@ func (s *Service) providerSignIn(r *http.Request, flow FlowState, params url.Val
 		if refusal.e.Status != http.StatusBadGateway { // the provider failing stays so
 			refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
 		}
-		return User{}, refusal
+		return staff.User{}, refusal
 	}
 	sctx, scancel := withStoreTimeout(r)
 	defer scancel()

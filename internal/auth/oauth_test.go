@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -167,10 +168,10 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 			if v.Get("error_code") != c.code || v.Get("access_token") != "" || !strings.HasPrefix(to.String(), origin+"/admin/next#") {
 				t.Errorf("back at %s, want error_code %s", to, c.code)
 			}
-			if _, err := f.db.FindUserByEmail(context.Background(), c.email); c.email != adaEmail && !errors.Is(err, auth.ErrNotFound) {
+			if _, err := f.db.FindUserByEmail(context.Background(), c.email); c.email != adaEmail && !errors.Is(err, staff.ErrNotFound) {
 				t.Errorf("%s was added: %v", c.email, err)
 			}
-			if _, err := f.db.FindIdentity(context.Background(), "acme", c.subject); c.subject != "ada-at-acme" && !errors.Is(err, auth.ErrNotFound) {
+			if _, err := f.db.FindIdentity(context.Background(), "acme", c.subject); c.subject != "ada-at-acme" && !errors.Is(err, staff.ErrNotFound) {
 				t.Errorf("identity %s was saved: %v", c.subject, err)
 			}
 			if got, want := f.lastLoginFailure(), "oidc acme: "+c.audit; got != want {
@@ -271,8 +272,8 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.ContainsFunc(entries, func(e auth.AuditEntry) bool {
-			return e.Action == auth.ActionStaffAdded && e.Email == "grace@example.org" && strings.Contains(e.Detail, "acme")
+		if !slices.ContainsFunc(entries, func(e staff.AuditEntry) bool {
+			return e.Action == staff.ActionStaffAdded && e.Email == "grace@example.org" && strings.Contains(e.Detail, "acme")
 		}) {
 			t.Errorf("no staff_added entry for grace: %+v", entries)
 		}
@@ -318,7 +319,7 @@ func TestOAuthLinkIdentity(t *testing.T) {
 	if got := f.identities(sessionOf(t, to)); !slices.Contains(got, "acme:ada-second") {
 		t.Errorf("identities after linking = %v", got)
 	}
-	if _, err := f.db.FindUserByEmail(context.Background(), "ada.other@example.org"); !errors.Is(err, auth.ErrNotFound) {
+	if _, err := f.db.FindUserByEmail(context.Background(), "ada.other@example.org"); !errors.Is(err, staff.ErrNotFound) {
 		t.Errorf("linking added the address as staff: %v", err)
 	}
 

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // OpenID Connect providers (Google Workspace, Microsoft Entra, Okta,
@@ -99,42 +100,42 @@ func CheckProviderURL(raw string) error {
 // wrong issuer, or one whose client authentication this service cannot do,
 // fails now rather than at the first sign-in) and returns the provider to
 // store, its client secret sealed with key.
-func NewOIDCProvider(ctx context.Context, spec OIDCProviderSpec, key *SecretKey, now time.Time) (Provider, error) {
+func NewOIDCProvider(ctx context.Context, spec OIDCProviderSpec, key *SecretKey, now time.Time) (staff.Provider, error) {
 	if err := CheckProviderName(spec.Name); err != nil {
-		return Provider{}, err
+		return staff.Provider{}, err
 	}
 	if err := CheckProviderURL(spec.Issuer); err != nil {
-		return Provider{}, fmt.Errorf("issuer %w", err)
+		return staff.Provider{}, fmt.Errorf("issuer %w", err)
 	}
 	if spec.ClientID == "" || spec.ClientSecret == "" {
-		return Provider{}, errors.New("the client id and the client secret are required")
+		return staff.Provider{}, errors.New("the client id and the client secret are required")
 	}
 	for _, sc := range spec.Scopes {
 		if sc == "" || strings.ContainsAny(sc, " \t\r\n,\"\\") {
-			return Provider{}, fmt.Errorf("scope %q: want one word", sc)
+			return staff.Provider{}, fmt.Errorf("scope %q: want one word", sc)
 		}
 	}
 	domains, err := normalizeDomains(spec.Domains)
 	if err != nil {
-		return Provider{}, err
+		return staff.Provider{}, err
 	}
 	if _, err := discover(ctx, spec.Issuer); err != nil {
-		return Provider{}, err
+		return staff.Provider{}, err
 	}
 	id := uuid.NewString()
 	sealed, err := key.Seal([]byte(spec.ClientSecret), clientSecretLabel(id))
 	if err != nil {
-		return Provider{}, err
+		return staff.Provider{}, err
 	}
 	cfg := OIDCConfig{Issuer: spec.Issuer, ClientID: spec.ClientID, ClientSecret: string(sealed), Scopes: spec.Scopes}
-	return Provider{ID: id, Kind: KindOIDC, Name: spec.Name, Domains: domains, Config: mustJSON(cfg), CreatedAt: now}, nil
+	return staff.Provider{ID: id, Kind: staff.KindOIDC, Name: spec.Name, Domains: domains, Config: mustJSON(cfg), CreatedAt: now}, nil
 }
 
 // OIDCSettings returns the settings of p, an OIDC provider, its client
 // secret still sealed.
-func OIDCSettings(p Provider) (OIDCConfig, error) {
+func OIDCSettings(p staff.Provider) (OIDCConfig, error) {
 	var c OIDCConfig
-	if p.Kind != KindOIDC {
+	if p.Kind != staff.KindOIDC {
 		return c, fmt.Errorf("provider %s is not an OpenID Connect provider", p.Name)
 	}
 	if err := json.Unmarshal(p.Config, &c); err != nil {
@@ -226,7 +227,7 @@ type oidcProviders struct {
 
 // get returns the discovery of p's issuer, read again when it is older than
 // discoveryRefresh (the old one stays when that fails).
-func (c *oidcProviders) get(ctx context.Context, p Provider, issuer string, now time.Time) (*discovered, error) {
+func (c *oidcProviders) get(ctx context.Context, p staff.Provider, issuer string, now time.Time) (*discovered, error) {
 	key := p.ID + " " + issuer
 	c.mu.Lock()
 	d := c.byID[key]
@@ -254,7 +255,7 @@ func (c *oidcProviders) get(ctx context.Context, p Provider, issuer string, now 
 // oidcClient is an OIDC provider ready to use: its settings, the client
 // secret opened, and its discovery.
 type oidcClient struct {
-	Provider
+	staff.Provider
 	cfg    OIDCConfig
 	secret string
 	*discovered
@@ -280,7 +281,7 @@ func (s *Service) oidcProvider(ctx context.Context, name string) (oidcClient, *A
 	p, err := s.store.FindProvider(sctx, name)
 	cancel()
 	switch {
-	case errors.Is(err, ErrNotFound) || (err == nil && (p.Kind != KindOIDC || p.Name != name)):
+	case errors.Is(err, staff.ErrNotFound) || (err == nil && (p.Kind != staff.KindOIDC || p.Name != name)):
 		return oidcClient{}, errUnknownProvider(name)
 	case err != nil:
 		return oidcClient{}, s.storeFailure("find provider", err)

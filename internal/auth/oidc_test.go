@@ -23,6 +23,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 )
 
 // fakeIdP is an OpenID Connect provider in this process: discovery, its
@@ -223,14 +224,14 @@ func atHash(accessToken string) string {
 }
 
 // addProvider adds idp to f's store as name, with domains allowed.
-func (f *fixture) addProvider(idp *fakeIdP, name string, scopes []string, domains ...string) auth.Provider {
+func (f *fixture) addProvider(idp *fakeIdP, name string, scopes []string, domains ...string) staff.Provider {
 	f.t.Helper()
 	p, err := auth.NewOIDCProvider(context.Background(), auth.OIDCProviderSpec{Name: name, Issuer: idp.issuer(),
 		ClientID: idp.clientID, ClientSecret: idp.secret, Scopes: scopes, Domains: domains}, f.secrets, f.clock.Now())
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if err := f.db.AddProvider(context.Background(), p, auth.AuditEntry{At: f.clock.Now(), Action: auth.ActionProviderAdded}); err != nil {
+	if err := f.db.AddProvider(context.Background(), p, staff.AuditEntry{At: f.clock.Now(), Action: staff.ActionProviderAdded}); err != nil {
 		f.t.Fatal(err)
 	}
 	return p
@@ -323,7 +324,7 @@ func (f *fixture) loginFailures() []string {
 	}
 	var details []string
 	for _, e := range entries {
-		if e.Action == auth.ActionLoginFailed {
+		if e.Action == staff.ActionLoginFailed {
 			details = append(details, e.Detail)
 		}
 	}

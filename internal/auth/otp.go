@@ -10,6 +10,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/notify"
+	"studio/internal/staff"
 )
 
 // otpParams is the body of POST /otp.
@@ -66,7 +67,7 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
-	s.mailCode(w, r, email, PurposeSignIn, p.CodeChallenge, method)
+	s.mailCode(w, r, email, staff.PurposeSignIn, p.CodeChallenge, method)
 }
 
 // mailCode answers a request for a code of purpose mailed to email: 429
@@ -76,7 +77,7 @@ func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 // mail a code and link: the answer and its time are the same for anyone.
 // challenge and method are the PKCE flow's, or empty.
 func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpose, challenge, method string) {
-	if !s.claimEmailSend(w, r, email, nil, nil, AuditEntry{}) {
+	if !s.claimEmailSend(w, r, email, nil, nil, staff.AuditEntry{}) {
 		return
 	}
 	api.WriteJSON(w, http.StatusOK, struct{}{})
@@ -87,7 +88,7 @@ func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpos
 	s.inBackground(r, func(ctx context.Context) {
 		u, err := s.store.FindUserByEmail(ctx, email)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, staff.ErrNotFound):
 			return
 		case err != nil:
 			s.cfg.Logger.Error("auth: find user to mail a code", "err", err)
@@ -107,7 +108,7 @@ func (s *Service) mailCode(w http.ResponseWriter, r *http.Request, email, purpos
 
 // codeRequest is a code to mail to a member of staff.
 type codeRequest struct {
-	user              User
+	user              staff.User
 	to                string
 	purpose           string
 	challenge, method string // PKCE
@@ -116,12 +117,12 @@ type codeRequest struct {
 
 // newCode makes the code of c and its mail (with a link to redirectTo when
 // allowed), and audit as its audit entry; no code when mail is off.
-func (s *Service) newCode(c codeRequest, redirectTo string, audit AuditEntry) (*Code, *notify.Email, AuditEntry, error) {
+func (s *Service) newCode(c codeRequest, redirectTo string, audit staff.AuditEntry) (*staff.Code, *notify.Email, staff.AuditEntry, error) {
 	if s.cfg.MailFrom == "" {
 		s.cfg.Logger.Warn("auth: a code was asked for, but mail is off; use studio staff sign-in-code", "user_id", c.user.ID)
 		return nil, nil, audit, nil
 	}
-	plain, tokenHash, code, err := NewCode(c.user.ID, c.purpose, s.cfg.Now(), s.cfg.OTPExpiry)
+	plain, tokenHash, code, err := staff.NewCode(c.user.ID, c.purpose, s.cfg.Now(), s.cfg.OTPExpiry)
 	if err != nil {
 		return nil, nil, audit, err
 	}
@@ -132,7 +133,7 @@ func (s *Service) newCode(c codeRequest, redirectTo string, audit AuditEntry) (*
 	if err := msg.SealBody(s.cfg.MFAKey); err != nil {
 		return nil, nil, audit, err
 	}
-	audit.Action, audit.Email, audit.UserID, audit.Detail = ActionCodeIssued, c.user.Email, c.user.ID, c.purpose
+	audit.Action, audit.Email, audit.UserID, audit.Detail = staff.ActionCodeIssued, c.user.Email, c.user.ID, c.purpose
 	return &code, msg, audit, nil
 }
 
@@ -153,12 +154,12 @@ func (s *Service) queueCode(w http.ResponseWriter, r *http.Request, c codeReques
 
 // claimEmailSend records a mail to the address (with code, msg and audit
 // when not nil), or answers 429 (or 500) and returns false.
-func (s *Service) claimEmailSend(w http.ResponseWriter, r *http.Request, to string, code *Code, msg *notify.Email, audit AuditEntry) bool {
+func (s *Service) claimEmailSend(w http.ResponseWriter, r *http.Request, to string, code *staff.Code, msg *notify.Email, audit staff.AuditEntry) bool {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	retry, err := s.store.ClaimEmailSend(ctx, AddressHash(to), s.cfg.Now(), EmailInterval, code, msg, audit)
+	retry, err := s.store.ClaimEmailSend(ctx, staff.AddressHash(to), s.cfg.Now(), EmailInterval, code, msg, audit)
 	switch {
-	case errors.Is(err, ErrEmailSendRateExceeded):
+	case errors.Is(err, staff.ErrEmailSendRateExceeded):
 		seconds := api.SetRetryAfter(w, retry)
 		writeError(w, r, newError(http.StatusTooManyRequests, codeOverEmailSendRateLimit,
 			"For security purposes, you can only request this after %d seconds.", seconds))
@@ -209,11 +210,11 @@ func (s *Service) Wait() { s.background.Wait() }
 func (s *Service) codeMail(to, purpose, code, tokenHash string, pkce bool, redirectTo string) *notify.Email {
 	linkType, subject, what := "magiclink", "Your sign-in code", "sign in to"
 	switch purpose {
-	case PurposeRecovery:
+	case staff.PurposeRecovery:
 		linkType, subject, what = "recovery", "Your account recovery code", "recover your access to"
-	case PurposeEmailChange:
+	case staff.PurposeEmailChange:
 		linkType, subject, what = "email_change", "Confirm your new e-mail address", "make this your sign-in address for"
-	case PurposeReauthentication:
+	case staff.PurposeReauthentication:
 		linkType, subject, what = "", "Your confirmation code", "confirm a change to your account on"
 	}
 	q := url.Values{"token_hash": {tokenHash}, "type": {linkType}}

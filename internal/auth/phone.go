@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // Phone codes: a member of staff with a phone (studio staff add --phone)
@@ -110,17 +111,17 @@ func (s *Service) sendPhoneCode(w http.ResponseWriter, r *http.Request, phone, c
 	if purpose == "" {
 		return
 	}
-	audit := s.audit(r, ActionCodeIssued)
+	audit := s.audit(r, staff.ActionCodeIssued)
 	s.inBackground(r, func(ctx context.Context) {
 		u, err := s.store.FindUserByPhone(ctx, phone)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, staff.ErrNotFound):
 			return
 		case err != nil:
 			s.cfg.Logger.Error("auth: find user to send a code", "err", err)
 			return
 		}
-		plain, _, code, err := NewCode(u.ID, purpose, s.cfg.Now(), s.cfg.OTPExpiry)
+		plain, _, code, err := staff.NewCode(u.ID, purpose, s.cfg.Now(), s.cfg.OTPExpiry)
 		if err == nil {
 			audit.Email, audit.UserID, audit.Detail = u.Email, u.ID, purpose+" by "+channel
 			err = s.store.CreateCode(ctx, code, audit)
@@ -152,9 +153,9 @@ func (s *Service) sendMessage(ctx context.Context, userID, messageID, phone, cha
 func (s *Service) claimPhoneSend(w http.ResponseWriter, r *http.Request, phone string) bool {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	retry, err := s.store.ClaimEmailSend(ctx, PhoneHash(phone), s.cfg.Now(), SMSInterval, nil, nil, AuditEntry{})
+	retry, err := s.store.ClaimEmailSend(ctx, staff.PhoneHash(phone), s.cfg.Now(), SMSInterval, nil, nil, staff.AuditEntry{})
 	switch {
-	case errors.Is(err, ErrEmailSendRateExceeded):
+	case errors.Is(err, staff.ErrEmailSendRateExceeded):
 		seconds := api.SetRetryAfter(w, retry)
 		writeError(w, r, newError(http.StatusTooManyRequests, codeOverSMSSendRateLimit,
 			"For security purposes, you can only request this after %d seconds.", seconds))
@@ -180,7 +181,7 @@ func (s *Service) handleOTPPhone(w http.ResponseWriter, r *http.Request, p otpPa
 	if !ok || !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
-	s.sendPhoneCode(w, r, phone, channel, PurposeSMS)
+	s.sendPhoneCode(w, r, phone, channel, staff.PurposeSMS)
 }
 
 // handleResendPhone handles POST /resend {type: sms|phone_change, phone}:
@@ -195,7 +196,7 @@ func (s *Service) handleResendPhone(w http.ResponseWriter, r *http.Request, p re
 	if !ok || !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
-	purpose := PurposeSMS
+	purpose := staff.PurposeSMS
 	if p.Type == "phone_change" {
 		purpose = ""
 	}
@@ -231,13 +232,13 @@ func (s *Service) handleVerifyPhone(w http.ResponseWriter, r *http.Request, p ve
 	started := time.Now()
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	audit := s.audit(r, ActionLoginFailed)
+	audit := s.audit(r, staff.ActionLoginFailed)
 	audit.Detail = "sms"
-	userID, err := s.store.ConsumeCodeByPhone(ctx, phone, PurposeSMS, s.cfg.Now(), MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
-	var u User
+	userID, err := s.store.ConsumeCodeByPhone(ctx, phone, staff.PurposeSMS, s.cfg.Now(), staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
+	var u staff.User
 	if err == nil {
-		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, ErrNotFound) {
-			err = ErrCodeInvalid
+		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, staff.ErrNotFound) {
+			err = staff.ErrCodeInvalid
 		}
 	}
 	if err != nil {
@@ -276,17 +277,17 @@ func (s *Service) enrollPhone(w http.ResponseWriter, r *http.Request, c caller, 
 		return
 	}
 	now := s.cfg.Now()
-	f := Factor{ID: uuid.NewString(), UserID: c.user.ID, FriendlyName: p.FriendlyName, FactorType: FactorPhone,
-		Status: FactorUnverified, CreatedAt: now, UpdatedAt: now, Phone: phone}
-	check := func(existing []Factor) error {
+	f := staff.Factor{ID: uuid.NewString(), UserID: c.user.ID, FriendlyName: p.FriendlyName, FactorType: staff.FactorPhone,
+		Status: staff.FactorUnverified, CreatedAt: now, UpdatedAt: now, Phone: phone}
+	check := func(existing []staff.Factor) error {
 		for _, e := range existing {
-			if e.FactorType == FactorPhone && e.Phone == phone && e.Verified() {
+			if e.FactorType == staff.FactorPhone && e.Phone == phone && e.Verified() {
 				return errPhoneFactorExists
 			}
 		}
 		return newFactorCheck(f.FriendlyName, c.session)(existing)
 	}
-	s.createFactor(w, r, c, f, check, phoneEnrollAnswer{ID: f.ID, Type: FactorPhone, FriendlyName: f.FriendlyName, Phone: phone})
+	s.createFactor(w, r, c, f, check, phoneEnrollAnswer{ID: f.ID, Type: staff.FactorPhone, FriendlyName: f.FriendlyName, Phone: phone})
 }
 
 var errPhoneFactorExists = errors.New("a verified phone factor has this number")
@@ -295,24 +296,24 @@ var errPhoneFactorExists = errors.New("a verified phone factor has this number")
 // hash of a new code, sends the code by channel and answers the challenge.
 // The number's send limit is the sign-in codes': 429
 // over_sms_send_rate_limit within SMSInterval of the last code.
-func (s *Service) challengePhone(w http.ResponseWriter, r *http.Request, f Factor, ch Challenge, channel string) {
+func (s *Service) challengePhone(w http.ResponseWriter, r *http.Request, f staff.Factor, ch staff.Challenge, channel string) {
 	phone, channel, ok := s.phoneParams(w, r, f.Phone, channel)
 	if !ok {
 		return
 	}
-	plain, err := newCodeDigits()
+	plain, err := staff.NewCodeDigits()
 	if err != nil {
 		s.failed(w, r, "new code", err)
 		return
 	}
-	ch.CodeHash = ChallengeCodeHash(ch.ID, plain)
+	ch.CodeHash = staff.ChallengeCodeHash(ch.ID, plain)
 	if !s.claimPhoneSend(w, r, phone) {
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	switch err := s.store.CreateChallenge(ctx, ch, AuditEntry{}); {
-	case errors.Is(err, ErrNotFound):
+	switch err := s.store.CreateChallenge(ctx, ch, staff.AuditEntry{}); {
+	case errors.Is(err, staff.ErrNotFound):
 		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
 		return
 	case err != nil:
@@ -325,22 +326,22 @@ func (s *Service) challengePhone(w http.ResponseWriter, r *http.Request, f Facto
 		writeError(w, r, newError(http.StatusInternalServerError, codeSMSSendFailed, "Error sending the code: try again"))
 		return
 	}
-	api.WriteJSON(w, http.StatusOK, challengeAnswer{ID: ch.ID, Type: FactorPhone, ExpiresAt: ch.ExpiresAt.Unix()})
+	api.WriteJSON(w, http.StatusOK, challengeAnswer{ID: ch.ID, Type: staff.FactorPhone, ExpiresAt: ch.ExpiresAt.Unix()})
 }
 
 // sentCodeMatches is FactorVerification.SentCode for a typed code:
 // compared in constant time with the challenge's.
-func sentCodeMatches(code string) func(Challenge) bool {
-	return func(c Challenge) bool {
-		return len(code) <= maxTokenLength && subtle.ConstantTimeCompare([]byte(ChallengeCodeHash(c.ID, code)), []byte(c.CodeHash)) == 1
+func sentCodeMatches(code string) func(staff.Challenge) bool {
+	return func(c staff.Challenge) bool {
+		return len(code) <= maxTokenLength && subtle.ConstantTimeCompare([]byte(staff.ChallengeCodeHash(c.ID, code)), []byte(c.CodeHash)) == 1
 	}
 }
 
 // factorAMR is the amr method a verified factor of type t adds to a
 // session, and codeName how its codes are named in errors.
 func factorAMR(t string) (method, codeName string) {
-	if t == FactorPhone {
+	if t == staff.FactorPhone {
 		return amrPhoneFactor, "MFA Phone"
 	}
-	return FactorTOTP, "TOTP"
+	return staff.FactorTOTP, "TOTP"
 }

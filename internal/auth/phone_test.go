@@ -14,6 +14,7 @@ import (
 
 	"studio/internal/auth"
 	"studio/internal/sms"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -102,8 +103,8 @@ func phoneFixture(t *testing.T, engine storetest.Engine, from string, tweak ...f
 	peer := newSMSPeer(t)
 	f := newFixture(t, engine, append([]func(*auth.Config){func(c *auth.Config) { c.SMS = peer.sender(t, from) }}, tweak...)...)
 	now := f.clock.Now()
-	grace := auth.User{ID: uuid.NewString(), Email: "grace@studio.test", Phone: gracePhone, CreatedAt: now, UpdatedAt: now}
-	if err := f.db.CreateUser(context.Background(), grace, auth.AuditEntry{}); err != nil {
+	grace := staff.User{ID: uuid.NewString(), Email: "grace@studio.test", Phone: gracePhone, CreatedAt: now, UpdatedAt: now}
+	if err := f.db.CreateUser(context.Background(), grace, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	return f, peer
@@ -225,14 +226,14 @@ func TestPhoneLimits(t *testing.T) {
 	if code == wrong {
 		wrong = "111111"
 	}
-	for i := range auth.MaxCodeTries {
+	for i := range staff.MaxCodeTries {
 		r := f.do("POST", "/auth/v1/verify", `{"phone":"`+gracePhone+`","token":"`+wrong+`","type":"sms"}`)
 		if r.status != 403 || r.body["error_code"] != "otp_expired" {
 			t.Fatalf("wrong code %d = %d %s", i+1, r.status, r.raw)
 		}
 	}
 	if r := f.do("POST", "/auth/v1/verify", `{"phone":"`+gracePhone+`","token":"`+code+`","type":"sms"}`); r.status != 403 || r.body["error_code"] != "otp_expired" {
-		t.Errorf("the right code after %d wrong = %d %s", auth.MaxCodeTries, r.status, r.raw)
+		t.Errorf("the right code after %d wrong = %d %s", staff.MaxCodeTries, r.status, r.raw)
 	}
 }
 

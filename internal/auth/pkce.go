@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"studio/internal/staff"
 )
 
 // PKCE (RFC 7636): a client that asks for a code with a code_challenge
@@ -71,19 +72,19 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
-	audit := s.audit(r, ActionLoginFailed)
+	audit := s.audit(r, staff.ActionLoginFailed)
 	audit.Detail = "pkce"
-	userID, purpose, err := "", "", error(ErrNotFound)
+	userID, purpose, err := "", "", error(staff.ErrNotFound)
 	if len(p.AuthCode) <= maxTokenLength && len(p.CodeVerifier) <= maxChallengeLength {
-		userID, purpose, err = s.store.ConsumePKCE(ctx, LinkHash(p.AuthCode), now, MaxCodeTries, verifies(p.CodeVerifier), audit)
+		userID, purpose, err = s.store.ConsumePKCE(ctx, staff.LinkHash(p.AuthCode), now, staff.MaxCodeTries, verifies(p.CodeVerifier), audit)
 	}
 	var e *AuthError
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, staff.ErrNotFound):
 		e = newError(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found")
-	case errors.Is(err, ErrFlowStateExpired):
+	case errors.Is(err, staff.ErrFlowStateExpired):
 		e = newError(http.StatusUnprocessableEntity, codeFlowStateExpired, "invalid flow state, flow state has expired")
-	case errors.Is(err, ErrBadCodeVerifier):
+	case errors.Is(err, staff.ErrBadCodeVerifier):
 		e = newError(http.StatusBadRequest, codeBadCodeVerifier, "code challenge does not match previously saved code verifier")
 	case err != nil:
 		s.failed(w, r, "consume PKCE code", err)
@@ -95,7 +96,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := s.store.FindUserByID(ctx, userID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, staff.ErrNotFound) {
 		writeError(w, r, newError(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found"))
 		return
 	}

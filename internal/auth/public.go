@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // settings is the answer of GET /settings: no sign-up.
@@ -40,9 +41,9 @@ func (s *Service) handleSettings(w http.ResponseWriter, r *http.Request) {
 	answer := settings{External: ext, DisableSignup: true}
 	for _, p := range providers {
 		switch p.Kind {
-		case KindOIDC:
+		case staff.KindOIDC:
 			ext[p.Name] = true
-		case KindSAML:
+		case staff.KindSAML:
 			answer.SAMLEnabled = true
 		}
 	}

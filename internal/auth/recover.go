@@ -1,6 +1,9 @@
 package auth
 
-import "net/http"
+import (
+	"net/http"
+	"studio/internal/staff"
+)
 
 // recoverParams is the body of POST /recover.
 type recoverParams struct {
@@ -36,7 +39,7 @@ func (s *Service) handleRecover(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
-	s.mailCode(w, r, email, PurposeRecovery, p.CodeChallenge, method)
+	s.mailCode(w, r, email, staff.PurposeRecovery, p.CodeChallenge, method)
 }
 
 // resendParams is the body of POST /resend.
@@ -78,7 +81,7 @@ func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
 		return
 	}
-	purpose := PurposeSignIn
+	purpose := staff.PurposeSignIn
 	if p.Type == "email_change" {
 		purpose = "" // nothing to resend: mailCode sends nothing for it
 	}

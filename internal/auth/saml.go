@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"studio/internal/staff"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -87,23 +88,23 @@ func NameIDFormat(name string) (string, error) {
 // metadataXML (fetched from metadataURL, "" for a file), for the e-mail
 // domains (SSO domains, and whose people it may add as staff), asking for
 // nameIDFormat (NameIDFormat's, "" for persistent).
-func NewSAMLProvider(id string, metadataXML []byte, metadataURL string, domains []string, nameIDFormat string, now time.Time) (Provider, error) {
+func NewSAMLProvider(id string, metadataXML []byte, metadataURL string, domains []string, nameIDFormat string, now time.Time) (staff.Provider, error) {
 	idp, err := ParseSAMLMetadata(metadataXML)
 	if err != nil {
-		return Provider{}, err
+		return staff.Provider{}, err
 	}
 	var clean []string
 	for _, d := range domains {
 		d, err := NormalizeDomain(d)
 		if err != nil {
-			return Provider{}, err
+			return staff.Provider{}, err
 		}
 		if !slices.Contains(clean, d) {
 			clean = append(clean, d)
 		}
 	}
 	if len(clean) == 0 {
-		return Provider{}, errors.New("a SAML provider needs at least one domain")
+		return staff.Provider{}, errors.New("a SAML provider needs at least one domain")
 	}
 	settings := SAMLConfig{MetadataXML: string(metadataXML), MetadataURL: metadataURL, NameIDFormat: nameIDFormat}
 	if metadataURL != "" {
@@ -111,9 +112,9 @@ func NewSAMLProvider(id string, metadataXML []byte, metadataURL string, domains 
 	}
 	config, err := json.Marshal(settings)
 	if err != nil {
-		return Provider{}, err
+		return staff.Provider{}, err
 	}
-	return Provider{ID: id, Kind: KindSAML, Name: SSOName(id), EntityID: idp.EntityID, Domains: clean, Config: config, CreatedAt: now}, nil
+	return staff.Provider{ID: id, Kind: staff.KindSAML, Name: staff.SSOName(id), EntityID: idp.EntityID, Domains: clean, Config: config, CreatedAt: now}, nil
 }
 
 // NormalizeDomain returns the e-mail domain d in lower case, or an error
@@ -236,7 +237,7 @@ func FetchSAMLMetadata(ctx context.Context, rawURL string) ([]byte, error) {
 
 // samlProvider returns the settings and parsed metadata of the SAML
 // provider p.
-func samlProvider(p Provider) (SAMLConfig, *saml.EntityDescriptor, error) {
+func samlProvider(p staff.Provider) (SAMLConfig, *saml.EntityDescriptor, error) {
 	var c SAMLConfig
 	if err := json.Unmarshal(p.Config, &c); err != nil {
 		return c, nil, fmt.Errorf("provider %s: %w", p.Name, err)
@@ -300,14 +301,14 @@ func (s *Service) samlKey(ctx context.Context) (*rsa.PrivateKey, *x509.Certifica
 const samlCertificateValidity = 10 * 365 * 24 * time.Hour
 
 // newSAMLKeyPair makes a new SP key (sealed) and its certificate.
-func (s *Service) newSAMLKeyPair() (SAMLKeyPair, error) {
+func (s *Service) newSAMLKeyPair() (staff.SAMLKeyPair, error) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
-		return SAMLKeyPair{}, err
+		return staff.SAMLKeyPair{}, err
 	}
 	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
 	if err != nil {
-		return SAMLKeyPair{}, err
+		return staff.SAMLKeyPair{}, err
 	}
 	now := s.cfg.Now()
 	name := "studio"
@@ -321,17 +322,17 @@ func (s *Service) newSAMLKeyPair() (SAMLKeyPair, error) {
 	}
 	cert, err := x509.CreateCertificate(rand.Reader, template, template, &key.PublicKey, key)
 	if err != nil {
-		return SAMLKeyPair{}, err
+		return staff.SAMLKeyPair{}, err
 	}
 	der, err := x509.MarshalPKCS8PrivateKey(key)
 	if err != nil {
-		return SAMLKeyPair{}, err
+		return staff.SAMLKeyPair{}, err
 	}
 	sealed, err := s.cfg.MFAKey.Seal(der, samlKeyLabel)
 	if err != nil {
-		return SAMLKeyPair{}, err
+		return staff.SAMLKeyPair{}, err
 	}
-	return SAMLKeyPair{PrivateKey: sealed, Certificate: cert, CreatedAt: now}, nil
+	return staff.SAMLKeyPair{PrivateKey: sealed, Certificate: cert, CreatedAt: now}, nil
 }
 
 // SAMLEntityID is the SP's entity id (the URL of its metadata), and

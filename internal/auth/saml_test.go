@@ -29,6 +29,7 @@ import (
 	dsig "github.com/russellhaering/goxmldsig"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -208,7 +209,7 @@ func (r *samlResponse) encode(t testing.TB) string {
 type samlFixture struct {
 	*fixture
 	idp, other testIdP
-	provider   auth.Provider
+	provider   staff.Provider
 }
 
 func newSAMLFixture(t testing.TB, engine storetest.Engine) *samlFixture {
@@ -219,7 +220,7 @@ func newSAMLFixture(t testing.TB, engine storetest.Engine) *samlFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.AddProvider(context.Background(), p, auth.AuditEntry{}); err != nil {
+	if err := f.db.AddProvider(context.Background(), p, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	return &samlFixture{fixture: f, idp: idp, other: other, provider: p}
@@ -656,7 +657,7 @@ func TestSAMLMetadata(t *testing.T) {
 			}
 			published := sp.KeyDescriptors[0].KeyInfo.X509Data.X509Certificates[0].Data
 
-			stored, err := f.db.SAMLKey(context.Background(), auth.SAMLKeyPair{PrivateKey: []byte{}, Certificate: []byte{}}) // made: returns it
+			stored, err := f.db.SAMLKey(context.Background(), staff.SAMLKeyPair{PrivateKey: []byte{}, Certificate: []byte{}}) // made: returns it
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -727,7 +728,7 @@ func TestSAMLProviderSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.EntityID != idpEntityID || p.Name != "sso:b6f3c1e2-0000-4000-8000-000000000001" || p.Kind != auth.KindSAML ||
+			if p.EntityID != idpEntityID || p.Name != "sso:b6f3c1e2-0000-4000-8000-000000000001" || p.Kind != staff.KindSAML ||
 				strings.Join(p.Domains, ",") != "studio.test,lab.studio.test" {
 				t.Errorf("provider = %+v", p)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"studio/internal/staff"
 	"time"
 
 	"github.com/crewjam/saml"
@@ -57,16 +58,16 @@ func (s *Service) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
-	flow, err := s.store.ConsumeFlowState(ctx, StateHash(relayState), now)
+	flow, err := s.store.ConsumeFlowState(ctx, staff.StateHash(relayState), now)
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, staff.ErrNotFound):
 		s.refuseFlow(w, r, s.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state not found", e: errSAMLRelayStateNotFound})
 		return
-	case errors.Is(err, ErrFlowStateExpired):
+	case errors.Is(err, staff.ErrFlowStateExpired):
 		s.refuseFlow(w, r, flow, kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state expired", e: errSAMLRelayStateExpired})
 		return
 	case err != nil:
-		s.finishFlow(w, r, s.consoleFlow(), User{}, MethodSSO, s.storeFailure("consume flow state", err))
+		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodSSO, s.storeFailure("consume flow state", err))
 		return
 	}
 	u, refusal := s.samlSignIn(ctx, r, flow, now)
@@ -79,41 +80,41 @@ func (s *Service) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
 
 // samlSignIn checks the SAML response of r for flow and returns the member
 // of staff it signs in.
-func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow FlowState, now time.Time) (User, *federatedRefusal) {
+func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow staff.FlowState, now time.Time) (staff.User, *federatedRefusal) {
 	provider, err := s.store.FindProvider(ctx, flow.Provider)
-	if err == nil && provider.Kind != KindSAML {
-		err = ErrNotFound
+	if err == nil && provider.Kind != staff.KindSAML {
+		err = staff.ErrNotFound
 	}
 	switch {
-	case errors.Is(err, ErrNotFound): // removed since the sign-in started
-		return User{}, &federatedRefusal{reason: "provider removed", e: errSAMLIdPNotFound}
+	case errors.Is(err, staff.ErrNotFound): // removed since the sign-in started
+		return staff.User{}, &federatedRefusal{reason: "provider removed", e: errSAMLIdPNotFound}
 	case err != nil:
-		return User{}, &federatedRefusal{reason: "store", e: s.storeFailure("find provider", err)}
+		return staff.User{}, &federatedRefusal{reason: "store", e: s.storeFailure("find provider", err)}
 	}
 	config, idp, err := s.samlSettings(r.Context(), provider)
 	if err != nil {
-		return User{}, &federatedRefusal{reason: "metadata", e: s.storeFailure("SAML provider", err)}
+		return staff.User{}, &federatedRefusal{reason: "metadata", e: s.storeFailure("SAML provider", err)}
 	}
 	sp, err := s.serviceProvider(ctx, idp, config.NameIDFormat, now)
 	if err != nil {
-		return User{}, &federatedRefusal{reason: "store", e: s.storeFailure("SAML service provider", err)}
+		return staff.User{}, &federatedRefusal{reason: "store", e: s.storeFailure("SAML service provider", err)}
 	}
 	guard := &assertionGuard{ctx: ctx, store: s.store, issuer: idp.EntityID, now: now}
 	sp.ReplayCache = guard
 	assertion, err := sp.ParseResponse(r, []string{flow.RequestID})
 	switch {
 	case guard.failed != nil:
-		return User{}, &federatedRefusal{reason: "store", e: s.storeFailure("use SAML assertion", guard.failed)}
+		return staff.User{}, &federatedRefusal{reason: "store", e: s.storeFailure("use SAML assertion", guard.failed)}
 	case err != nil:
-		return User{}, &federatedRefusal{reason: samlRefusalReason(err), e: errSAMLInvalid}
+		return staff.User{}, &federatedRefusal{reason: samlRefusalReason(err), e: errSAMLInvalid}
 	}
 	subject := samlSubject(assertion)
 	if subject == "" {
-		return User{}, &federatedRefusal{reason: "no subject", e: errSAMLNoUserID}
+		return staff.User{}, &federatedRefusal{reason: "no subject", e: errSAMLNoUserID}
 	}
 	email := samlEmail(assertion)
 	if email == "" {
-		return User{}, &federatedRefusal{reason: "no e-mail", e: errSAMLNoEmail}
+		return staff.User{}, &federatedRefusal{reason: "no e-mail", e: errSAMLNoEmail}
 	}
 	// The IdP's address counts as verified, as GoTrue has it; it signs in
 	// only someone of the provider's domains (federatedUser).
@@ -127,7 +128,7 @@ func samlRefusalReason(err error) string {
 		kind   error
 		reason string
 	}{
-		{ErrExists, "replayed"},
+		{staff.ErrExists, "replayed"},
 		{saml.ErrInvalidSignature, "signature"},
 		{saml.ErrExpired, "expired"},
 		{saml.ErrNotYetValid, "not yet valid"},
@@ -165,7 +166,7 @@ func samlRefusalReason(err error) string {
 // expires, across every server of the store.
 type assertionGuard struct {
 	ctx    context.Context
-	store  FederatedStore
+	store  staff.FederatedStore
 	issuer string
 	now    time.Time
 	failed error // the store's failure, not a replay
@@ -173,8 +174,8 @@ type assertionGuard struct {
 
 // Consume implements saml.AssertionReplayCache.
 func (g *assertionGuard) Consume(id string, expires time.Time) error {
-	err := g.store.UseAssertion(g.ctx, hashOf("saml assertion", g.issuer, id), expires, g.now)
-	if err != nil && !errors.Is(err, ErrExists) {
+	err := g.store.UseAssertion(g.ctx, staff.Hash("saml assertion", g.issuer, id), expires, g.now)
+	if err != nil && !errors.Is(err, staff.ErrExists) {
 		g.failed = err
 	}
 	return err

@@ -10,6 +10,7 @@ import (
 	"github.com/crewjam/saml"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // samlMetadataRefresh is how long metadata fetched from a URL is used when
@@ -64,7 +65,7 @@ func samlMetadataStale(idp *saml.EntityDescriptor, fetchedAt, now time.Time) boo
 // up, and stored for every server; when that fails, or the new metadata is
 // not of the same entity, the stored metadata is used, the failure logged,
 // and the fetch tried again after samlMetadataRetry.
-func (s *Service) samlSettings(ctx context.Context, p Provider) (SAMLConfig, *saml.EntityDescriptor, error) {
+func (s *Service) samlSettings(ctx context.Context, p staff.Provider) (SAMLConfig, *saml.EntityDescriptor, error) {
 	config, idp, err := samlProvider(p)
 	if err != nil || config.MetadataURL == "" {
 		return config, idp, err

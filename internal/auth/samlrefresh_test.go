@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -86,7 +87,7 @@ func testSAMLMetadataRefresh(t *testing.T, engine storetest.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.AddProvider(context.Background(), p, auth.AuditEntry{}); err != nil {
+	if err := f.db.AddProvider(context.Background(), p, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	stored := func() []byte {

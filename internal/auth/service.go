@@ -19,6 +19,7 @@ import (
 	"studio/internal/captcha"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
+	"studio/internal/staff"
 )
 
 // Limits of the service.
@@ -105,7 +106,7 @@ type Config struct {
 // Service is the /auth/v1 service. It is safe for concurrent use.
 type Service struct {
 	cfg    Config
-	store  Store
+	store  staff.Store
 	issuer string
 	mux    *http.ServeMux
 	cors   cors.Policy
@@ -138,7 +139,7 @@ const MaxBackground = 32
 
 // New returns the service on st. The signing keys are read (or the first
 // one made) on first use, so a store that is down at start delays nothing.
-func New(st Store, cfg Config) *Service {
+func New(st staff.Store, cfg Config) *Service {
 	if cfg.JWTExpiry <= 0 {
 		cfg.JWTExpiry = time.Hour
 	}
@@ -426,8 +427,8 @@ func (s *Service) failed(w http.ResponseWriter, r *http.Request, op string, err 
 	writeError(w, r, s.storeFailure(op, err, "path", r.URL.Path))
 }
 
-func (s *Service) audit(r *http.Request, action string) AuditEntry {
-	return AuditEntry{At: s.cfg.Now(), Action: action, IP: s.cfg.ClientIP(r)}
+func (s *Service) audit(r *http.Request, action string) staff.AuditEntry {
+	return staff.AuditEntry{At: s.cfg.Now(), Action: action, IP: s.cfg.ClientIP(r)}
 }
 
 func withStoreTimeout(r *http.Request) (context.Context, context.CancelFunc) {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // userJSON is a user as GoTrue shows one.
@@ -48,7 +49,7 @@ type identityJSON struct {
 // identityNamespace makes the e-mail identity's id from the user's.
 var identityNamespace = uuid.MustParse("5b0c51f5-8d35-4d3a-9a53-2f0b7d0e7c1e")
 
-func toUserJSON(u User) userJSON {
+func toUserJSON(u staff.User) userJSON {
 	identities := []identityJSON{emailIdentity(u)}
 	for _, id := range u.Identities {
 		identities = append(identities, identityJSON{IdentityID: id.ID, ID: id.Subject, UserID: id.UserID, IdentityData: id.Data,
@@ -64,7 +65,7 @@ func toUserJSON(u User) userJSON {
 
 // emailIdentity is the identity every member of staff has: their address,
 // by which they may always ask for a code.
-func emailIdentity(u User) identityJSON {
+func emailIdentity(u staff.User) identityJSON {
 	return identityJSON{
 		IdentityID: emailIdentityID(u.ID), ID: u.ID, UserID: u.ID,
 		IdentityData: map[string]any{"email": u.Email, "email_verified": true, "phone_verified": false, "sub": u.ID},
@@ -89,7 +90,7 @@ type sessionJSON struct {
 
 // sessionAnswer signs an access token of s for u and answers it with the
 // refresh token.
-func (s *Service) sessionAnswer(ctx context.Context, u User, sess Session, refreshToken string, now time.Time) (sessionJSON, error) {
+func (s *Service) sessionAnswer(ctx context.Context, u staff.User, sess staff.Session, refreshToken string, now time.Time) (sessionJSON, error) {
 	keys, err := s.signingKeys(ctx, false)
 	if err != nil {
 		return sessionJSON{}, err
@@ -108,8 +109,8 @@ var bearer = regexp.MustCompile(`^(?i)Bearer\s+(\S+)\s*$`)
 // caller is who made a request with an access token.
 type caller struct {
 	claims  AccessClaims
-	session Session
-	user    User
+	session staff.Session
+	user    staff.User
 }
 
 // authenticate checks the request's access token: signed by one of the
@@ -184,7 +185,7 @@ func (s *Service) handleUserGet(w http.ResponseWriter, r *http.Request) {
 
 // withIdentities is u, a session's user, with the federated identities
 // that the session's read leaves out.
-func (s *Service) withIdentities(r *http.Request, u User) (User, error) {
+func (s *Service) withIdentities(r *http.Request, u staff.User) (staff.User, error) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	var err error
@@ -199,18 +200,18 @@ func (s *Service) handleLogout(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	scope := LogoutScope(r.URL.Query().Get("scope"))
+	scope := staff.LogoutScope(r.URL.Query().Get("scope"))
 	switch scope {
 	case "":
-		scope = ScopeGlobal
-	case ScopeGlobal, ScopeLocal, ScopeOthers:
+		scope = staff.ScopeGlobal
+	case staff.ScopeGlobal, staff.ScopeLocal, staff.ScopeOthers:
 	default:
 		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Unsupported logout scope %q", string(scope)))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	audit := s.audit(r, ActionLogout)
+	audit := s.audit(r, staff.ActionLogout)
 	audit.Email, audit.UserID, audit.SessionID, audit.Detail = c.user.Email, c.user.ID, c.session.ID, "scope "+string(scope)
 	if err := s.store.EndSessions(ctx, c.user.ID, c.session.ID, scope, audit); err != nil {
 		s.failed(w, r, "end sessions", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // ssoParams is the body of POST /sso, as supabase-js signInWithSSO sends
@@ -66,21 +67,21 @@ func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	var provider Provider
+	var provider staff.Provider
 	var err error
 	notFound := errNoSSOProvider
 	if p.ProviderID != "" {
 		id := uuid.MustParse(p.ProviderID).String() // validated
 		provider, err = s.store.FindProvider(ctx, id)
-		if err == nil && (provider.Kind != KindSAML || provider.ID != id) {
-			err = ErrNotFound
+		if err == nil && (provider.Kind != staff.KindSAML || provider.ID != id) {
+			err = staff.ErrNotFound
 		}
 	} else {
 		notFound = errNoSSOProviderDomain
 		provider, err = s.store.FindSSOProviderByDomain(ctx, strings.ToLower(strings.TrimSpace(p.Domain)))
 	}
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, staff.ErrNotFound):
 		writeError(w, r, notFound)
 		return
 	case err != nil:

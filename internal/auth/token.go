@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // handleToken handles POST /auth/v1/token?grant_type=…: refresh_token, pkce
@@ -49,7 +50,7 @@ func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
 		return
 	}
-	next, err := NewRefreshToken()
+	next, err := staff.NewRefreshToken()
 	if err != nil {
 		s.failed(w, r, "new refresh token", err)
 		return
@@ -57,21 +58,21 @@ func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
-	sess, u, err := s.store.RefreshSession(ctx, RefreshHash(p.RefreshToken), RefreshHash(next), now, RefreshReuseGrace, s.sessionLimit)
+	sess, u, err := s.store.RefreshSession(ctx, staff.RefreshHash(p.RefreshToken), staff.RefreshHash(next), now, RefreshReuseGrace, s.sessionLimit)
 	switch {
-	case errors.Is(err, ErrRefreshTokenNotFound):
+	case errors.Is(err, staff.ErrRefreshTokenNotFound):
 		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
 		return
-	case errors.Is(err, ErrSessionNotFound):
+	case errors.Is(err, staff.ErrSessionNotFound):
 		writeError(w, r, newError(http.StatusBadRequest, CodeSessionNotFound, "Invalid Refresh Token: No Valid Session Found"))
 		return
-	case errors.Is(err, ErrSessionPastTimebox):
+	case errors.Is(err, staff.ErrSessionPastTimebox):
 		writeError(w, r, newError(http.StatusBadRequest, codeSessionExpired, "Invalid Refresh Token: Session Expired"))
 		return
-	case errors.Is(err, ErrSessionInactive):
+	case errors.Is(err, staff.ErrSessionInactive):
 		writeError(w, r, newError(http.StatusBadRequest, codeSessionExpired, "Invalid Refresh Token: Session Expired (Inactivity)"))
 		return
-	case errors.Is(err, ErrRefreshTokenReused):
+	case errors.Is(err, staff.ErrRefreshTokenReused):
 		s.cfg.Logger.Warn("auth: refresh token used again after the grace window; session ended", "session_id", sess.ID)
 		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used"))
 		return

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // userUpdateParams is the body of PUT /user.
@@ -53,7 +54,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 			newEmail = email
 		}
 	}
-	if newEmail != "" && c.user.HasVerifiedFactor() && c.session.AAL != AAL2 {
+	if newEmail != "" && c.user.HasVerifiedFactor() && c.session.AAL != staff.AAL2 {
 		writeError(w, r, newError(http.StatusUnauthorized, CodeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled."))
 		return
 	}
@@ -78,7 +79,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		defer cancel()
 		now := s.cfg.Now()
 		if err := s.store.UpdateUserMetadata(ctx, u.ID, meta, now); err != nil {
-			if errors.Is(err, ErrNotFound) {
+			if errors.Is(err, staff.ErrNotFound) {
 				writeError(w, r, newError(http.StatusForbidden, CodeUserNotFound, "User from sub claim in JWT does not exist"))
 				return
 			}
@@ -90,7 +91,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 	if newEmail != "" {
 		// The new address is confirmed by a code mailed to it (verify type
 		// email_change); until then the address stays the same.
-		s.queueCode(w, r, codeRequest{user: u, to: newEmail, purpose: PurposeEmailChange, newEmail: newEmail}, toUserJSON(u))
+		s.queueCode(w, r, codeRequest{user: u, to: newEmail, purpose: staff.PurposeEmailChange, newEmail: newEmail}, toUserJSON(u))
 		return
 	}
 	api.WriteJSON(w, http.StatusOK, toUserJSON(u))
@@ -106,14 +107,14 @@ func (s *Service) checkEmailChange(w http.ResponseWriter, r *http.Request, c cal
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	failure := s.audit(r, ActionLoginFailed)
+	failure := s.audit(r, staff.ActionLoginFailed)
 	failure.Email, failure.UserID, failure.SessionID, failure.Detail = c.user.Email, c.user.ID, c.session.ID, "reauthentication"
-	err := ErrCodeInvalid
+	err := staff.ErrCodeInvalid
 	if len(nonce) <= maxTokenLength {
-		err = s.store.ConsumeCode(ctx, c.user.ID, PurposeReauthentication, CodeHash(c.user.ID, nonce), s.cfg.Now(), MaxCodeTries, failure)
+		err = s.store.ConsumeCode(ctx, c.user.ID, staff.PurposeReauthentication, staff.CodeHash(c.user.ID, nonce), s.cfg.Now(), staff.MaxCodeTries, failure)
 	}
 	switch {
-	case errors.Is(err, ErrCodeInvalid):
+	case errors.Is(err, staff.ErrCodeInvalid):
 		writeError(w, r, newError(http.StatusBadRequest, codeReauthenticationNotValid, "Reauthentication code is invalid or has expired"))
 		return false
 	case err != nil:
@@ -124,7 +125,7 @@ func (s *Service) checkEmailChange(w http.ResponseWriter, r *http.Request, c cal
 	case err == nil:
 		writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
 		return false
-	case !errors.Is(err, ErrNotFound):
+	case !errors.Is(err, staff.ErrNotFound):
 		s.failed(w, r, "find user", err)
 		return false
 	}
@@ -138,5 +139,5 @@ func (s *Service) handleReauthenticate(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.queueCode(w, r, codeRequest{user: c.user, to: c.user.Email, purpose: PurposeReauthentication}, struct{}{})
+	s.queueCode(w, r, codeRequest{user: c.user, to: c.user.Email, purpose: staff.PurposeReauthentication}, struct{}{})
 }

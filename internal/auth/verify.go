@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // verifyParams is the body of POST /verify.
@@ -24,10 +25,10 @@ type verifyParams struct {
 // verifyTypes are the types /verify takes, and the purpose of the codes
 // each accepts.
 var verifyTypes = map[string]string{
-	"email":        PurposeSignIn,
-	"magiclink":    PurposeSignIn,
-	"recovery":     PurposeRecovery,
-	"email_change": PurposeEmailChange,
+	"email":        staff.PurposeSignIn,
+	"magiclink":    staff.PurposeSignIn,
+	"recovery":     staff.PurposeRecovery,
+	"email_change": staff.PurposeEmailChange,
 }
 
 // maxTokenLength bounds a typed code or a link's token_hash; longer ones are
@@ -82,7 +83,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now()
 	// The entry of a failed try (the store logs it: FailedTry), and the
 	// base of the sign-in's.
-	audit := s.audit(r, ActionLoginFailed)
+	audit := s.audit(r, staff.ActionLoginFailed)
 
 	var userID, method string
 	var err error
@@ -93,26 +94,26 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		method, audit.Email = "otp", email
-		if purpose == PurposeEmailChange {
-			userID, err = s.store.ConsumeEmailChange(ctx, email, now, MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
+		if purpose == staff.PurposeEmailChange {
+			userID, err = s.store.ConsumeEmailChange(ctx, email, now, staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
 		} else {
-			userID, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
+			userID, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
 		}
-		if errors.Is(err, ErrExists) {
+		if errors.Is(err, staff.ErrExists) {
 			writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
 			return
 		}
 	} else {
-		method, err = p.Type, ErrCodeInvalid
+		method, err = p.Type, staff.ErrCodeInvalid
 		if len(p.TokenHash) <= maxTokenLength {
-			userID, err = s.store.ConsumeLink(ctx, LinkHash(p.TokenHash), purpose, now, MaxCodeTries, audit)
+			userID, err = s.store.ConsumeLink(ctx, staff.LinkHash(p.TokenHash), purpose, now, staff.MaxCodeTries, audit)
 		}
 	}
-	var u User
+	var u staff.User
 	if err == nil {
 		// A user removed since the code was used: not a failed try.
-		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, ErrNotFound) {
-			err = ErrCodeInvalid
+		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, staff.ErrNotFound) {
+			err = staff.ErrCodeInvalid
 		}
 	}
 	msg := "Email link is invalid or has expired"
@@ -130,7 +131,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 
 // startSession starts a session of u, signed in by method, and answers it;
 // audit is the sign-in's audit entry.
-func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, method string, audit AuditEntry) {
+func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u staff.User, method string, audit staff.AuditEntry) {
 	answer, e := s.newSession(r, u, method, audit)
 	if e != nil {
 		writeError(w, r, e)
@@ -141,18 +142,18 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u User, m
 
 // newSession starts a session of u, signed in by method, and returns its
 // answer; audit is the sign-in's audit entry.
-func (s *Service) newSession(r *http.Request, u User, method string, audit AuditEntry) (sessionJSON, *AuthError) {
+func (s *Service) newSession(r *http.Request, u staff.User, method string, audit staff.AuditEntry) (sessionJSON, *AuthError) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
-	refresh, err := NewRefreshToken()
+	refresh, err := staff.NewRefreshToken()
 	if err != nil {
 		return sessionJSON{}, s.storeFailure("new refresh token", err)
 	}
-	sess := Session{ID: uuid.NewString(), UserID: u.ID, CreatedAt: now, RefreshedAt: now, AAL: "aal1",
-		AMR: []AMREntry{{Method: method, Timestamp: now.Unix()}}}
-	audit.Action, audit.Email, audit.UserID, audit.SessionID, audit.Detail = ActionLogin, u.Email, u.ID, sess.ID, method
-	if err := s.store.StartSession(ctx, sess, RefreshHash(refresh), audit); err != nil {
+	sess := staff.Session{ID: uuid.NewString(), UserID: u.ID, CreatedAt: now, RefreshedAt: now, AAL: "aal1",
+		AMR: []staff.AMREntry{{Method: method, Timestamp: now.Unix()}}}
+	audit.Action, audit.Email, audit.UserID, audit.SessionID, audit.Detail = staff.ActionLogin, u.Email, u.ID, sess.ID, method
+	if err := s.store.StartSession(ctx, sess, staff.RefreshHash(refresh), audit); err != nil {
 		return sessionJSON{}, s.storeFailure("start session", err)
 	}
 	s.countSignIn("ok")
@@ -173,16 +174,16 @@ func (s *Service) newSession(r *http.Request, u User, method string, audit Audit
 // are locked out); it returns false when err is nil. The store logged the
 // failed try.
 func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error, msg string) bool {
-	var locked *CodesLockedError
+	var locked *staff.CodesLockedError
 	switch {
 	case err == nil:
 		return false
 	case errors.As(err, &locked):
 		s.answerCodesLocked(w, r, locked)
-	case errors.Is(err, ErrCodeInvalid):
+	case errors.Is(err, staff.ErrCodeInvalid):
 		s.countSignIn(codeOTPExpired)
 		writeError(w, r, newError(http.StatusForbidden, codeOTPExpired, "%s", msg))
-	case errors.Is(err, ErrPKCERequired):
+	case errors.Is(err, staff.ErrPKCERequired):
 		// GoTrue's answer when /verify meets a PKCE flow it cannot
 		// complete; the code stays for its verifier.
 		s.countSignIn(codeFlowStateNotFound)
@@ -209,6 +210,6 @@ func (s *Service) waitFloor(r *http.Request, started time.Time) {
 // code, in constant time; a code too long to be one never matches.
 func codeMatches(token string) func(userID, stored string) bool {
 	return func(userID, stored string) bool {
-		return len(token) <= maxTokenLength && subtle.ConstantTimeCompare([]byte(CodeHash(userID, token)), []byte(stored)) == 1
+		return len(token) <= maxTokenLength && subtle.ConstantTimeCompare([]byte(staff.CodeHash(userID, token)), []byte(stored)) == 1
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -63,7 +63,7 @@ func testProvidersVouchOnlyForTheirOwn(t *testing.T, engine storetest.Engine) {
 		t.Errorf("id_token grant: staff's address = %d %s, a stranger's = %d %s; want the same refusal",
 			staffAnswer.status, staffAnswer.raw, strangerAnswer.status, strangerAnswer.raw)
 	}
-	if _, err := f.db.FindIdentity(ctx, "partner", "mallory"); !errors.Is(err, auth.ErrNotFound) {
+	if _, err := f.db.FindIdentity(ctx, "partner", "mallory"); !errors.Is(err, staff.ErrNotFound) {
 		t.Errorf("the refused identity was linked: %v", err)
 	}
 	if mail := f.mail(); mail != "" {
@@ -122,7 +122,7 @@ func testProvidersVouchOnlyForTheirOwn(t *testing.T, engine storetest.Engine) {
 	if got, want := f.lastLoginFailure(), "oidc own: not vouched: the person unlinked this provider"; got != want {
 		t.Errorf("audit login_failed %q, want %q", got, want)
 	}
-	if _, err := f.db.FindIdentity(ctx, "own", "ada-at-own"); !errors.Is(err, auth.ErrNotFound) {
+	if _, err := f.db.FindIdentity(ctx, "own", "ada-at-own"); !errors.Is(err, staff.ErrNotFound) {
 		t.Errorf("the unlinked identity was linked again: %v", err)
 	}
 
@@ -133,7 +133,7 @@ func testProvidersVouchOnlyForTheirOwn(t *testing.T, engine storetest.Engine) {
 	}
 	var links []string
 	for _, e := range entries {
-		if e.Action == auth.ActionIdentityLinked {
+		if e.Action == staff.ActionIdentityLinked {
 			links = append(links, e.Detail)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"studio/internal/staff"
 	"time"
 
 	"github.com/go-webauthn/webauthn/protocol"
@@ -38,7 +39,7 @@ const (
 )
 
 // libraryCredential is c as go-webauthn reads it.
-func libraryCredential(c WebAuthnCredential) webauthn.Credential {
+func libraryCredential(c staff.WebAuthnCredential) webauthn.Credential {
 	transports := make([]protocol.AuthenticatorTransport, len(c.Transports))
 	for i, t := range c.Transports {
 		transports[i] = protocol.AuthenticatorTransport(t)
@@ -50,12 +51,12 @@ func libraryCredential(c WebAuthnCredential) webauthn.Credential {
 }
 
 // newWebAuthnCredential is the credential go-webauthn registered, for factorID.
-func newWebAuthnCredential(factorID string, c *webauthn.Credential, now time.Time) *WebAuthnCredential {
+func newWebAuthnCredential(factorID string, c *webauthn.Credential, now time.Time) *staff.WebAuthnCredential {
 	transports := make([]string, len(c.Transport))
 	for i, t := range c.Transport {
 		transports[i] = string(t)
 	}
-	return &WebAuthnCredential{FactorID: factorID, ID: c.ID, PublicKey: c.PublicKey, SignCount: c.Authenticator.SignCount,
+	return &staff.WebAuthnCredential{FactorID: factorID, ID: c.ID, PublicKey: c.PublicKey, SignCount: c.Authenticator.SignCount,
 		AAGUID: c.Authenticator.AAGUID, Transports: transports, AttestationType: c.AttestationType,
 		AttestationFormat: c.AttestationFormat, Flags: byte(c.Flags.ProtocolValue()), CreatedAt: now}
 }
@@ -69,7 +70,7 @@ func refused(why string, err error) error {
 	} else if err != nil {
 		why += ": " + err.Error()
 	}
-	return &WebAuthnRefusal{Why: why}
+	return &staff.WebAuthnRefusal{Why: why}
 }
 
 // relyingParty is the site as a WebAuthn relying party.
@@ -126,7 +127,7 @@ func (rp relyingParty) refuseOtherParty(p webauthnParams) *AuthError {
 // webauthnUser is a member of staff as go-webauthn sees them: the user
 // handle is their id's 16 bytes.
 type webauthnUser struct {
-	user  User
+	user  staff.User
 	creds []webauthn.Credential
 }
 
@@ -159,7 +160,7 @@ type webauthnCeremony struct {
 // authenticator is not registered twice), "request" for the credential of a
 // verified one. It returns the options for the browser and the ceremony to
 // keep.
-func (rp relyingParty) begin(u User, f Factor, userCreds []WebAuthnCredential) (options any, c webauthnCeremony, err error) {
+func (rp relyingParty) begin(u staff.User, f staff.Factor, userCreds []staff.WebAuthnCredential) (options any, c webauthnCeremony, err error) {
 	var session *webauthn.SessionData
 	if !f.Verified() {
 		var exclude []protocol.CredentialDescriptor
@@ -204,7 +205,7 @@ func parseResponse(kind string, raw json.RawMessage) (any, error) {
 // finish verifies parsed, a response of ceremony kind for factor factorID of
 // u, against the ceremony kept with the challenge and the factor's stored
 // credential (nil before its registration): WebAuthnVerification.Check.
-func (rp relyingParty) finish(u User, factorID, kind string, parsed any, ceremony string, stored *WebAuthnCredential, now time.Time) (*WebAuthnCredential, error) {
+func (rp relyingParty) finish(u staff.User, factorID, kind string, parsed any, ceremony string, stored *staff.WebAuthnCredential, now time.Time) (*staff.WebAuthnCredential, error) {
 	var c webauthnCeremony
 	if err := json.Unmarshal([]byte(ceremony), &c); err != nil || c.Type == "" {
 		return nil, refused("the challenge is not a WebAuthn one", nil)
@@ -231,7 +232,7 @@ func (rp relyingParty) finish(u User, factorID, kind string, parsed any, ceremon
 	case err != nil:
 		return nil, refused("assertion refused", err)
 	case cred.Authenticator.CloneWarning:
-		return nil, ErrClonedAuthenticator
+		return nil, staff.ErrClonedAuthenticator
 	case !bytes.Equal(cred.ID, stored.ID):
 		return nil, refused("another credential answered", nil)
 	}

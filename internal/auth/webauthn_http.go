@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/staff"
 )
 
 // The /factors endpoints for a passkey (factor_type "webauthn"), as
@@ -35,8 +36,8 @@ func (s *Service) enrollWebAuthn(w http.ResponseWriter, r *http.Request, c calle
 		return
 	}
 	now := s.cfg.Now()
-	f := Factor{ID: uuid.NewString(), UserID: c.user.ID, FriendlyName: p.FriendlyName, FactorType: FactorWebAuthn,
-		Status: FactorUnverified, CreatedAt: now, UpdatedAt: now}
+	f := staff.Factor{ID: uuid.NewString(), UserID: c.user.ID, FriendlyName: p.FriendlyName, FactorType: FactorWebAuthn,
+		Status: staff.FactorUnverified, CreatedAt: now, UpdatedAt: now}
 	s.createFactor(w, r, c, f, newFactorCheck(f.FriendlyName, c.session), webauthnEnrollAnswer{ID: f.ID, Type: FactorWebAuthn, FriendlyName: f.FriendlyName})
 }
 
@@ -58,7 +59,7 @@ type webauthnChallengeAnswer struct {
 // passkey factor f: a create ceremony while f is unverified, a request
 // ceremony for its credential after. A body's webauthn.rpId and rpOrigins
 // that name another relying party than the site are refused.
-func (s *Service) challengeWebAuthn(w http.ResponseWriter, r *http.Request, c caller, f Factor) {
+func (s *Service) challengeWebAuthn(w http.ResponseWriter, r *http.Request, c caller, f staff.Factor) {
 	var p struct {
 		WebAuthn webauthnParams `json:"webauthn"`
 	}
@@ -93,9 +94,9 @@ func (s *Service) challengeWebAuthn(w http.ResponseWriter, r *http.Request, c ca
 		return
 	}
 	now := s.cfg.Now()
-	ch := Challenge{ID: uuid.NewString(), FactorID: f.ID, IP: s.cfg.ClientIP(r), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MFAChallengeExpiry)}
+	ch := staff.Challenge{ID: uuid.NewString(), FactorID: f.ID, IP: s.cfg.ClientIP(r), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MFAChallengeExpiry)}
 	switch err := s.store.CreateWebAuthnChallenge(ctx, ch, string(kept)); {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, staff.ErrNotFound):
 		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
 	case err != nil:
 		s.failed(w, r, "create challenge", err)
@@ -136,7 +137,7 @@ type webauthnVerifyParams struct {
 // one (else it is refused and the audit log says so). Either raises the
 // session to aal2 (amr gains mfa/webauthn). A challenge is answered once,
 // right or wrong.
-func (s *Service) verifyWebAuthn(w http.ResponseWriter, r *http.Request, c caller, f Factor) {
+func (s *Service) verifyWebAuthn(w http.ResponseWriter, r *http.Request, c caller, f staff.Factor) {
 	var p webauthnVerifyParams
 	if !decodeBody(w, r, &p) {
 		return
@@ -176,16 +177,16 @@ func (s *Service) verifyWebAuthn(w http.ResponseWriter, r *http.Request, c calle
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	v.MaxTries = 1
-	sess, u, err := s.store.VerifyWebAuthnFactor(ctx, WebAuthnVerification{
+	sess, u, err := s.store.VerifyWebAuthnFactor(ctx, staff.WebAuthnVerification{
 		FactorVerification: v,
-		Check: func(ceremony string, stored *WebAuthnCredential) (*WebAuthnCredential, error) {
+		Check: func(ceremony string, stored *staff.WebAuthnCredential) (*staff.WebAuthnCredential, error) {
 			return rp.finish(c.user, f.ID, p.WebAuthn.Type, parsed, ceremony, stored, v.Now)
 		},
 		Cloned: s.callerAudit(r, c, ActionFactorCloned, "factor "+f.ID+": the signature counter did not go up"),
 	})
-	var refusal *WebAuthnRefusal
+	var refusal *staff.WebAuthnRefusal
 	if errors.As(err, &refusal) {
-		if refusal == ErrClonedAuthenticator {
+		if refusal == staff.ErrClonedAuthenticator {
 			s.cfg.Logger.Warn("passkey refused: its signature counter did not go up (a cloned authenticator?)", "user", c.user.Email, "factor", f.ID)
 		}
 		err = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "The passkey was refused: %s", refusal.Why)

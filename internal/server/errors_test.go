@@ -15,6 +15,7 @@ import (
 	"studio/internal/rest"
 	"studio/internal/server"
 	"studio/internal/signup"
+	"studio/internal/staff"
 	"studio/internal/store"
 )
 
@@ -26,8 +27,8 @@ const internals = "SQLSTATE 99999 at /var/lib/studio"
 // functions' (contact, signup), the console's data (rest) and staff
 // sign-in's (auth: the signing keys every request needs first).
 type failingStores struct {
-	auth.Store // nil: only EnsureSigningKey is called
-	err        error
+	staff.Store // nil: only EnsureSigningKey is called
+	err         error
 }
 
 func (s failingStores) CreateContactMessage(context.Context, contact.Message, *notify.Email) (contact.Message, error) {
@@ -45,7 +46,7 @@ func (s failingStores) Select(context.Context, *query.Query) (query.Result, erro
 func (s failingStores) Update(context.Context, *query.Query, []query.Assignment) ([]query.Row, error) {
 	return nil, s.err
 }
-func (s failingStores) EnsureSigningKey(context.Context, auth.SigningKey) ([]auth.SigningKey, error) {
+func (s failingStores) EnsureSigningKey(context.Context, staff.SigningKey) ([]staff.SigningKey, error) {
 	return nil, s.err
 }
 

@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"studio/internal/staff"
 	"time"
-
-	"studio/internal/auth"
 )
 
 // Wrong codes typed per person (package auth's codelock.go): a code typed
@@ -27,11 +26,11 @@ type person struct {
 }
 
 func personByEmail(email string) person {
-	return person{`email = ?`, []any{email}, auth.AddressHash(email)}
+	return person{`email = ?`, []any{email}, staff.AddressHash(email)}
 }
 
 func personByPhone(phone string) person {
-	return person{`phone = ? AND phone <> ''`, []any{phone}, auth.PhoneHash(phone)}
+	return person{`phone = ? AND phone <> ''`, []any{phone}, staff.PhoneHash(phone)}
 }
 
 // foundPerson is a person as found: key names their row of
@@ -46,7 +45,7 @@ type foundPerson struct {
 // row is read FOR UPDATE: on PostgreSQL, the tries for one person run one
 // after the other once they have a wrong code, so that none is checked
 // after the one that locks the codes out.
-func (s *DB) tryTypedCode(ctx context.Context, op string, p person, now time.Time, failure auth.CodeFailure,
+func (s *DB) tryTypedCode(ctx context.Context, op string, p person, now time.Time, failure staff.CodeFailure,
 	try func(context.Context, *sql.Tx) (codeTry, error)) (string, error) {
 	return s.tryCode(ctx, op, failure.Audit, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		who, failures, err := s.personFailures(ctx, tx, p)
@@ -54,10 +53,10 @@ func (s *DB) tryTypedCode(ctx context.Context, op string, p person, now time.Tim
 			return codeTry{}, err
 		}
 		if until := failures.LockedUntil(now); !until.IsZero() {
-			return codeTry{refused: &auth.CodesLockedError{Until: until}}, nil
+			return codeTry{refused: &staff.CodesLockedError{Until: until}}, nil
 		}
 		t, err := try(ctx, tx)
-		if err != nil || !errors.Is(t.refused, auth.ErrCodeInvalid) {
+		if err != nil || !errors.Is(t.refused, staff.ErrCodeInvalid) {
 			return t, err
 		}
 		return t, s.countCodeFailure(ctx, tx, who, now, failure)
@@ -65,9 +64,9 @@ func (s *DB) tryTypedCode(ctx context.Context, op string, p person, now time.Tim
 }
 
 // personFailures finds p and reads their wrong codes, their row locked.
-func (s *DB) personFailures(ctx context.Context, tx *sql.Tx, p person) (foundPerson, auth.CodeFailures, error) {
+func (s *DB) personFailures(ctx context.Context, tx *sql.Tx, p person) (foundPerson, staff.CodeFailures, error) {
 	who := foundPerson{key: p.hash}
-	var f auth.CodeFailures
+	var f staff.CodeFailures
 	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, email FROM auth_users WHERE `+p.who), p.args...).Scan(&who.userID, &who.email)
 	if err = noRowsIsNil(err); err != nil {
 		return who, f, err
@@ -85,15 +84,15 @@ func (s *DB) personFailures(ctx context.Context, tx *sql.Tx, p person) (foundPer
 // that makes auth.MaxCodeFailures logs failure.Locked and queues
 // failure.LockedMail to a member of staff: the mail's statement runs for
 // anyone, and inserts nothing for an address or number that is no one's.
-func (s *DB) countCodeFailure(ctx context.Context, tx *sql.Tx, who foundPerson, now time.Time, failure auth.CodeFailure) error {
-	windowEnded := s.d.timeArg(now.Add(-auth.CodeFailureWindow))
+func (s *DB) countCodeFailure(ctx context.Context, tx *sql.Tx, who foundPerson, now time.Time, failure staff.CodeFailure) error {
+	windowEnded := s.d.timeArg(now.Add(-staff.CodeFailureWindow))
 	var count int
 	err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO auth_code_failures (person, failed_codes, failed_since) VALUES (?, 1, ?)
 		ON CONFLICT (person) DO UPDATE SET
 		failed_codes = CASE WHEN auth_code_failures.failed_since <= ? THEN 1 ELSE auth_code_failures.failed_codes + 1 END,
 		failed_since = CASE WHEN auth_code_failures.failed_since <= ? THEN excluded.failed_since ELSE auth_code_failures.failed_since END
 		RETURNING failed_codes`), who.key, s.d.timeArg(now), windowEnded, windowEnded).Scan(&count)
-	if err != nil || count != auth.MaxCodeFailures {
+	if err != nil || count != staff.MaxCodeFailures {
 		return err
 	}
 	locked := failure.Locked
@@ -119,13 +118,13 @@ func (s *DB) countCodeFailure(ctx context.Context, tx *sql.Tx, who foundPerson, 
 // pruneCodeFailures deletes the counts whose window ended before now.
 func (s *DB) pruneCodeFailures(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_code_failures WHERE failed_since <= ?`),
-		s.d.timeArg(now.Add(-auth.CodeFailureWindow)))
+		s.d.timeArg(now.Add(-staff.CodeFailureWindow)))
 	return err
 }
 
 // clearCodeFailures deletes the user's count of wrong codes, and returns it.
-func (s *DB) clearCodeFailures(ctx context.Context, tx *sql.Tx, userID string) (auth.CodeFailures, error) {
-	var f auth.CodeFailures
+func (s *DB) clearCodeFailures(ctx context.Context, tx *sql.Tx, userID string) (staff.CodeFailures, error) {
+	var f staff.CodeFailures
 	err := tx.QueryRowContext(ctx, s.d.rebind(`DELETE FROM auth_code_failures WHERE person = ? RETURNING failed_codes, failed_since`),
 		userID).Scan(&f.Count, s.d.timeDest(&f.Since))
 	return f, noRowsIsNil(err)
@@ -134,8 +133,8 @@ func (s *DB) clearCodeFailures(ctx context.Context, tx *sql.Tx, userID string) (
 // UnlockCodes deletes the user's count of wrong codes, so that their codes
 // work again at once ("studio staff unlock"), and returns the count it
 // deleted (zero when there was none); audit is logged with it in its detail.
-func (s *DB) UnlockCodes(ctx context.Context, userID string, audit auth.AuditEntry) (auth.CodeFailures, error) {
-	var f auth.CodeFailures
+func (s *DB) UnlockCodes(ctx context.Context, userID string, audit staff.AuditEntry) (staff.CodeFailures, error) {
+	var f staff.CodeFailures
 	err := s.write(ctx, "unlock codes", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if f, err = s.clearCodeFailures(ctx, tx, userID); err != nil {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/auth"
 	"studio/internal/notify"
+	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -26,21 +26,21 @@ type typedCodes struct {
 	phone string
 }
 
-func (c typedCodes) failure() auth.CodeFailure {
-	return auth.CodeFailure{Audit: auth.AuditEntry{At: t0, Action: auth.ActionLoginFailed, Email: c.email},
-		Locked: auth.AuditEntry{At: t0, Action: auth.ActionCodesLocked, Email: c.email}, LockedMail: codesLockedMail}
+func (c typedCodes) failure() staff.CodeFailure {
+	return staff.CodeFailure{Audit: staff.AuditEntry{At: t0, Action: staff.ActionLoginFailed, Email: c.email},
+		Locked: staff.AuditEntry{At: t0, Action: staff.ActionCodesLocked, Email: c.email}, LockedMail: codesLockedMail}
 }
 
 // byEmail types the code hash (its match) with the address at at.
 func (c typedCodes) byEmail(hash string, at time.Time) error {
-	_, err := c.db.ConsumeCodeByEmail(context.Background(), c.email, auth.PurposeSignIn, at, auth.MaxCodeTries,
+	_, err := c.db.ConsumeCodeByEmail(context.Background(), c.email, staff.PurposeSignIn, at, staff.MaxCodeTries,
 		func(_, stored string) bool { return stored == hash }, c.failure())
 	return err
 }
 
 // byPhone types the code hash with the phone number at at.
 func (c typedCodes) byPhone(hash string, at time.Time) error {
-	_, err := c.db.ConsumeCodeByPhone(context.Background(), c.phone, auth.PurposeSMS, at, auth.MaxCodeTries,
+	_, err := c.db.ConsumeCodeByPhone(context.Background(), c.phone, staff.PurposeSMS, at, staff.MaxCodeTries,
 		func(_, stored string) bool { return stored == hash }, c.failure())
 	return err
 }
@@ -49,12 +49,12 @@ func (c typedCodes) byPhone(hash string, at time.Time) error {
 // by e-mail and by phone in turn.
 func (c typedCodes) lockOut(at time.Time) {
 	c.t.Helper()
-	for i := range auth.MaxCodeFailures {
+	for i := range staff.MaxCodeFailures {
 		try := c.byEmail
 		if i%2 == 1 && c.phone != "" {
 			try = c.byPhone
 		}
-		if err := try("wrong", at.Add(time.Duration(i)*time.Second)); !errors.Is(err, auth.ErrCodeInvalid) {
+		if err := try("wrong", at.Add(time.Duration(i)*time.Second)); !errors.Is(err, staff.ErrCodeInvalid) {
 			c.t.Fatalf("wrong code %d: err = %v, want ErrCodeInvalid", i+1, err)
 		}
 	}
@@ -66,7 +66,7 @@ func newCode(t *testing.T, db *store.DB, userID, purpose, link string, at time.T
 	t.Helper()
 	c := code(userID, "right", link, at)
 	c.Purpose = purpose
-	if err := db.CreateCode(context.Background(), c, auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(context.Background(), c, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -74,7 +74,7 @@ func newCode(t *testing.T, db *store.DB, userID, purpose, link string, at time.T
 // wantLocked checks that err is the refusal of locked out codes until until.
 func wantLocked(t *testing.T, what string, err error, until time.Time) {
 	t.Helper()
-	var locked *auth.CodesLockedError
+	var locked *staff.CodesLockedError
 	if !errors.As(err, &locked) || !locked.Until.Equal(until) {
 		t.Errorf("%s: err = %v, want codes locked out until %v", what, err, until)
 	}
@@ -94,7 +94,7 @@ func TestCodeLockout(t *testing.T) {
 			cfg := engine.NewConfig(t)
 			db := storetest.MustOpen(t, cfg)
 			raw := openRaw(t, cfg)
-			ada := staff(adaID, "ada@studio.test")
+			ada := member(adaID, "ada@studio.test")
 			ada.Phone = "447700900123"
 			mustAddUser(t, db, ada)
 			codes := typedCodes{t, db, ada.Email, ada.Phone}
@@ -111,9 +111,9 @@ func TestCodeLockout(t *testing.T) {
 			}
 
 			codes.lockOut(t0)
-			end := t0.Add(auth.CodeFailureWindow)
-			newCode(t, db, adaID, auth.PurposeSignIn, "link1", end.Add(-time.Minute))
-			newCode(t, db, adaID, auth.PurposeSMS, "link2", end.Add(-time.Minute))
+			end := t0.Add(staff.CodeFailureWindow)
+			newCode(t, db, adaID, staff.PurposeSignIn, "link1", end.Add(-time.Minute))
+			newCode(t, db, adaID, staff.PurposeSMS, "link2", end.Add(-time.Minute))
 			wantLocked(t, "the right code by e-mail", codes.byEmail("right", end.Add(-time.Second)), end)
 			wantLocked(t, "the right code by phone", codes.byPhone("right", end.Add(-time.Second)), end)
 			queued, err := db.ClaimEmails(ctx, end, time.Minute, 10)
@@ -127,7 +127,7 @@ func TestCodeLockout(t *testing.T) {
 			if n := count(`SELECT COUNT(*) FROM auth_audit_log WHERE action = 'login_failed' AND detail = 'codes locked out'`); n != 2 {
 				t.Errorf("%d refused tries logged as locked out, want 2", n)
 			}
-			if id, err := db.ConsumeLink(ctx, "link1", auth.PurposeSignIn, end.Add(-time.Second), auth.MaxCodeTries, auth.AuditEntry{}); err != nil || id != adaID {
+			if id, err := db.ConsumeLink(ctx, "link1", staff.PurposeSignIn, end.Add(-time.Second), staff.MaxCodeTries, staff.AuditEntry{}); err != nil || id != adaID {
 				t.Errorf("the mail's link while codes are locked out = %q, %v; want Ada", id, err)
 			}
 			if err := codes.byPhone("right", end); err != nil {
@@ -141,29 +141,29 @@ func TestCodeLockout(t *testing.T) {
 			if n := count(`SELECT COUNT(*) FROM outbox`); n != 1 {
 				t.Errorf("%d mails queued, want only Ada's", n)
 			}
-			if n := auditCount(auth.ActionCodesLocked); n != 2 {
+			if n := auditCount(staff.ActionCodesLocked); n != 2 {
 				t.Errorf("%d codes_locked_out entries, want 2 (Ada, eve)", n)
 			}
 
 			// Unlock and reset-mfa clear the count at once.
 			at := end.Add(time.Hour)
 			codes.lockOut(at)
-			newCode(t, db, adaID, auth.PurposeSignIn, "link3", at)
-			wantLocked(t, "locked again", codes.byEmail("right", at.Add(time.Minute)), at.Add(auth.CodeFailureWindow))
-			f, err := db.UnlockCodes(ctx, adaID, auth.AuditEntry{At: at, Action: auth.ActionCodesUnlocked})
-			if err != nil || f.Count != auth.MaxCodeFailures || !f.Since.Equal(at) {
-				t.Errorf("UnlockCodes = %+v, %v; want %d wrong codes since %v", f, err, auth.MaxCodeFailures, at)
+			newCode(t, db, adaID, staff.PurposeSignIn, "link3", at)
+			wantLocked(t, "locked again", codes.byEmail("right", at.Add(time.Minute)), at.Add(staff.CodeFailureWindow))
+			f, err := db.UnlockCodes(ctx, adaID, staff.AuditEntry{At: at, Action: staff.ActionCodesUnlocked})
+			if err != nil || f.Count != staff.MaxCodeFailures || !f.Since.Equal(at) {
+				t.Errorf("UnlockCodes = %+v, %v; want %d wrong codes since %v", f, err, staff.MaxCodeFailures, at)
 			}
 			if err := codes.byEmail("right", at.Add(time.Minute)); err != nil {
 				t.Errorf("the right code after UnlockCodes: %v", err)
 			}
-			if n := auditCount(auth.ActionCodesUnlocked); n != 1 {
+			if n := auditCount(staff.ActionCodesUnlocked); n != 1 {
 				t.Errorf("%d codes_unlocked entries, want 1", n)
 			}
 			at = at.Add(time.Minute)
 			codes.lockOut(at)
-			newCode(t, db, adaID, auth.PurposeSignIn, "link4", at)
-			if _, err := db.ResetFactors(ctx, adaID, auth.AuditEntry{}); err != nil {
+			newCode(t, db, adaID, staff.PurposeSignIn, "link4", at)
+			if _, err := db.ResetFactors(ctx, adaID, staff.AuditEntry{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := codes.byEmail("right", at.Add(time.Minute)); err != nil {
@@ -174,10 +174,10 @@ func TestCodeLockout(t *testing.T) {
 			}
 
 			// Eve's window ended long ago: the next claim of a mail prunes it.
-			if n := count(`SELECT COUNT(*) FROM auth_code_failures WHERE person = '` + auth.AddressHash("eve@studio.test") + `'`); n != 1 {
+			if n := count(`SELECT COUNT(*) FROM auth_code_failures WHERE person = '` + staff.AddressHash("eve@studio.test") + `'`); n != 1 {
 				t.Fatalf("eve's count: %d rows, want 1", n)
 			}
-			if _, err := db.ClaimEmailSend(ctx, "someone", at, time.Minute, nil, nil, auth.AuditEntry{}); err != nil {
+			if _, err := db.ClaimEmailSend(ctx, "someone", at, time.Minute, nil, nil, staff.AuditEntry{}); err != nil {
 				t.Fatal(err)
 			}
 			if n := count(`SELECT COUNT(*) FROM auth_code_failures`); n != 0 {
@@ -194,17 +194,17 @@ func TestCodeFailuresWindow(t *testing.T) {
 	for _, engine := range storetest.Engines() {
 		t.Run(engine.Name, func(t *testing.T) {
 			db := engine.New(t)
-			mustAddUser(t, db, staff(adaID, "ada@studio.test"))
+			mustAddUser(t, db, member(adaID, "ada@studio.test"))
 			codes := typedCodes{t, db, "ada@studio.test", ""}
-			spread := auth.CodeFailureWindow / (auth.MaxCodeFailures - 1)
-			for i := range auth.MaxCodeFailures {
-				if err := codes.byEmail("wrong", t0.Add(time.Duration(i)*spread)); !errors.Is(err, auth.ErrCodeInvalid) {
+			spread := staff.CodeFailureWindow / (staff.MaxCodeFailures - 1)
+			for i := range staff.MaxCodeFailures {
+				if err := codes.byEmail("wrong", t0.Add(time.Duration(i)*spread)); !errors.Is(err, staff.ErrCodeInvalid) {
 					t.Fatalf("wrong code %d: err = %v", i+1, err)
 				}
 			}
-			newCode(t, db, adaID, auth.PurposeSignIn, "link", t0.Add(auth.CodeFailureWindow))
-			if err := codes.byEmail("right", t0.Add(auth.CodeFailureWindow)); err != nil {
-				t.Errorf("right code after %d wrong ones over more than the window: %v", auth.MaxCodeFailures, err)
+			newCode(t, db, adaID, staff.PurposeSignIn, "link", t0.Add(staff.CodeFailureWindow))
+			if err := codes.byEmail("right", t0.Add(staff.CodeFailureWindow)); err != nil {
+				t.Errorf("right code after %d wrong ones over more than the window: %v", staff.MaxCodeFailures, err)
 			}
 		})
 	}
@@ -218,7 +218,7 @@ func TestCodeFailuresRace(t *testing.T) {
 		t.Run(engine.Name, func(t *testing.T) {
 			cfg := engine.NewConfig(t)
 			db := storetest.MustOpen(t, cfg)
-			mustAddUser(t, db, staff(adaID, "ada@studio.test"))
+			mustAddUser(t, db, member(adaID, "ada@studio.test"))
 			codes := typedCodes{t, db, "ada@studio.test", ""}
 			together(inFlight, func() { _ = codes.byEmail("wrong", t0) })
 			var failed, locked, mails int
@@ -232,9 +232,9 @@ func TestCodeFailuresRace(t *testing.T) {
 			if err := raw.QueryRow(`SELECT COUNT(*) FROM outbox`).Scan(&mails); err != nil {
 				t.Fatal(err)
 			}
-			if failed < auth.MaxCodeFailures || failed > inFlight || locked != 1 || mails != 1 {
+			if failed < staff.MaxCodeFailures || failed > inFlight || locked != 1 || mails != 1 {
 				t.Errorf("%d simultaneous wrong codes: count %d, %d lockout entries, %d mails; want at least %d, 1, 1",
-					inFlight, failed, locked, mails, auth.MaxCodeFailures)
+					inFlight, failed, locked, mails, staff.MaxCodeFailures)
 			}
 		})
 	}

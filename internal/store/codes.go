@@ -7,8 +7,8 @@ import (
 	"errors"
 	"time"
 
-	"studio/internal/auth"
 	"studio/internal/notify"
+	"studio/internal/staff"
 )
 
 // One-time codes of the staff sign-in (package auth): the codes and links
@@ -19,7 +19,7 @@ import (
 // on the way, so the table holds only recent addresses, and so are the
 // counts of wrong codes whose window ended (code_failures.go).
 func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
-	code *auth.Code, mail *notify.Email, audit auth.AuditEntry) (time.Duration, error) {
+	code *staff.Code, mail *notify.Email, audit staff.AuditEntry) (time.Duration, error) {
 	var retry time.Duration
 	err := s.write(ctx, "claim e-mail send", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_email_sends WHERE last_sent_at < ?`),
@@ -57,24 +57,24 @@ func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Ti
 		return 0, err
 	}
 	if retry > 0 {
-		return retry, auth.ErrEmailSendRateExceeded
+		return retry, staff.ErrEmailSendRateExceeded
 	}
 	return 0, nil
 }
 
 // QueueCode implements auth.Store.
-func (s *DB) QueueCode(ctx context.Context, c auth.Code, mail *notify.Email, audit auth.AuditEntry) error {
+func (s *DB) QueueCode(ctx context.Context, c staff.Code, mail *notify.Email, audit staff.AuditEntry) error {
 	return s.write(ctx, "queue code", func(ctx context.Context, tx *sql.Tx) error { return s.issueCode(ctx, tx, c, mail, audit) })
 }
 
 // CreateCode implements auth.Store.
-func (s *DB) CreateCode(ctx context.Context, c auth.Code, audit auth.AuditEntry) error {
+func (s *DB) CreateCode(ctx context.Context, c staff.Code, audit staff.AuditEntry) error {
 	return s.write(ctx, "create code", func(ctx context.Context, tx *sql.Tx) error { return s.issueCode(ctx, tx, c, nil, audit) })
 }
 
 // issueCode replaces the user's live code of c's purpose with c, queues
 // mail when not nil, and logs audit.
-func (s *DB) issueCode(ctx context.Context, tx *sql.Tx, c auth.Code, mail *notify.Email, audit auth.AuditEntry) error {
+func (s *DB) issueCode(ctx context.Context, tx *sql.Tx, c staff.Code, mail *notify.Email, audit staff.AuditEntry) error {
 	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_one_time_codes WHERE user_id = ? AND purpose = ?`),
 		c.UserID, c.Purpose); err != nil {
 		return err
@@ -108,14 +108,14 @@ type codeTry struct {
 // tryCode runs try in a transaction and, when it refuses the code, logs
 // failure (auth.FailedTry) in the same transaction. It returns the user of
 // the code used, or the refusal.
-func (s *DB) tryCode(ctx context.Context, op string, failure auth.AuditEntry, try func(context.Context, *sql.Tx) (codeTry, error)) (string, error) {
+func (s *DB) tryCode(ctx context.Context, op string, failure staff.AuditEntry, try func(context.Context, *sql.Tx) (codeTry, error)) (string, error) {
 	var t codeTry
 	err := s.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if t, err = try(ctx, tx); err != nil || t.refused == nil {
 			return err
 		}
-		return s.audit(ctx, tx, auth.FailedTry(failure, t.userID, t.refused))
+		return s.audit(ctx, tx, staff.FailedTry(failure, t.userID, t.refused))
 	})
 	switch {
 	case err != nil:
@@ -128,7 +128,7 @@ func (s *DB) tryCode(ctx context.Context, op string, failure auth.AuditEntry, tr
 
 // ConsumeCode implements auth.Store. Each try is one conditional UPDATE
 // (consumeCode), so concurrent tries never compare more than maxTries.
-func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure auth.AuditEntry) error {
+func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure staff.AuditEntry) error {
 	match := func(_, stored string) bool { return subtle.ConstantTimeCompare([]byte(stored), []byte(codeHash)) == 1 }
 	_, err := s.tryCode(ctx, "consume code", failure,
 		s.consumeCode(`user_id = ? AND purpose = ?`, []any{userID, purpose}, now, maxTries, match, nil))
@@ -138,7 +138,7 @@ func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, 
 // ConsumeCodeByEmail implements auth.Store: the person is found by address
 // (tryTypedCode).
 func (s *DB) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
+	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
 	return s.tryTypedCode(ctx, "consume code", personByEmail(email), now, failure,
 		s.consumeCode(`user_id = (SELECT id FROM auth_users WHERE email = ?) AND purpose = ?`, []any{email, purpose}, now, maxTries, match, nil))
 }
@@ -146,20 +146,20 @@ func (s *DB) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now 
 // ConsumeEmailChange implements auth.Store: the person is the one whose
 // address email is, else that address (the new one, typically).
 func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
+	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
 	var exists bool
 	userID, err := s.tryTypedCode(ctx, "consume e-mail change code", personByEmail(email), now, failure, s.consumeCode(`id = (SELECT c.id FROM auth_one_time_codes c
 			WHERE c.purpose = ? AND c.used_at IS NULL AND c.expires_at > ? AND c.tries < ?
 			AND (c.new_email = ? OR c.user_id IN (SELECT id FROM auth_users WHERE email = ?))
 			ORDER BY c.id DESC LIMIT 1)`,
-		[]any{auth.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email}, now, maxTries, match,
+		[]any{staff.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email}, now, maxTries, match,
 		func(tx *sql.Tx, userID, newEmail string) error {
 			changed, err := s.changeEmail(ctx, tx, userID, newEmail, now)
 			exists = !changed
 			return err
 		}))
 	if err == nil && exists {
-		return userID, auth.ErrExists
+		return userID, staff.ErrExists
 	}
 	return userID, err
 }
@@ -185,15 +185,15 @@ func (s *DB) consumeCode(owner string, args []any, now time.Time, maxTries int,
 			Scan(&id, &t.userID, &stored, &newEmail)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return codeTry{refused: auth.ErrCodeInvalid}, nil
+			return codeTry{refused: staff.ErrCodeInvalid}, nil
 		case err != nil:
 			return t, err
 		case !match(t.userID, stored):
-			t.refused = auth.ErrCodeInvalid
+			t.refused = staff.ErrCodeInvalid
 			return t, nil
 		}
 		if used, err := s.useCode(ctx, tx, id, now); err != nil || !used {
-			t.refused = auth.ErrCodeInvalid // used by a concurrent try
+			t.refused = staff.ErrCodeInvalid // used by a concurrent try
 			return t, err
 		}
 		if then == nil {
@@ -205,7 +205,7 @@ func (s *DB) consumeCode(owner string, args []any, now time.Time, maxTries int,
 
 // ConsumeLink implements auth.Store. The hash is looked up by index: it is
 // the hash of 256 random bits, so the lookup's timing tells nothing useful.
-func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure auth.AuditEntry) (string, error) {
+func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure staff.AuditEntry) (string, error) {
 	return s.tryCode(ctx, "consume link", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
@@ -215,19 +215,19 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time
 			linkHash, purpose, s.d.timeArg(now), maxTries).Scan(&id, &t.userID, &newEmail, &challenge)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return codeTry{refused: auth.ErrCodeInvalid}, nil
+			return codeTry{refused: staff.ErrCodeInvalid}, nil
 		case err != nil:
 			return t, err
 		case challenge != "":
-			t.refused = auth.ErrPKCERequired // left for its verifier
+			t.refused = staff.ErrPKCERequired // left for its verifier
 			return t, nil
 		}
 		used, err := s.useCode(ctx, tx, id, now)
-		if err == nil && used && purpose == auth.PurposeEmailChange {
+		if err == nil && used && purpose == staff.PurposeEmailChange {
 			used, err = s.changeEmail(ctx, tx, t.userID, newEmail, now)
 		}
 		if !used {
-			t.refused = auth.ErrCodeInvalid // used by a concurrent try, or the new address is taken
+			t.refused = staff.ErrCodeInvalid // used by a concurrent try, or the new address is taken
 		}
 		return t, err
 	})
@@ -236,7 +236,7 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time
 // ConsumePKCE implements auth.Store. The code's row is read FOR UPDATE, so
 // that concurrent tries of one code count one after the other.
 func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
-	verifier func(challenge, method string) bool, failure auth.AuditEntry) (string, string, error) {
+	verifier func(challenge, method string) bool, failure staff.AuditEntry) (string, string, error) {
 	var purpose string
 	userID, err := s.tryCode(ctx, "consume PKCE code", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
@@ -248,18 +248,18 @@ func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, ma
 			linkHash, maxTries).Scan(&id, &t.userID, &purpose, &challenge, &method, s.d.timeDest(&expires))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return codeTry{refused: auth.ErrNotFound}, nil
+			return codeTry{refused: staff.ErrNotFound}, nil
 		case err != nil:
 			return t, err
 		case !now.Before(expires):
-			t.refused = auth.ErrFlowStateExpired
+			t.refused = staff.ErrFlowStateExpired
 			return t, nil
 		case !verifier(challenge, method):
-			t.refused = auth.ErrBadCodeVerifier
+			t.refused = staff.ErrBadCodeVerifier
 			return t, s.countTry(ctx, tx, id)
 		}
 		if used, err := s.useCode(ctx, tx, id, now); err != nil || !used {
-			t.refused = auth.ErrNotFound // used by a concurrent try
+			t.refused = staff.ErrNotFound // used by a concurrent try
 			return t, err
 		}
 		return t, nil

@@ -7,28 +7,28 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/auth"
 	"studio/internal/notify"
+	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
 
-func code(userID, codeHash, linkHash string, at time.Time) auth.Code {
-	return auth.Code{UserID: userID, Purpose: auth.PurposeSignIn, CodeHash: codeHash, LinkHash: linkHash, CreatedAt: at, ExpiresAt: at.Add(10 * time.Minute)}
+func code(userID, codeHash, linkHash string, at time.Time) staff.Code {
+	return staff.Code{UserID: userID, Purpose: staff.PurposeSignIn, CodeHash: codeHash, LinkHash: linkHash, CreatedAt: at, ExpiresAt: at.Add(10 * time.Minute)}
 }
 
 func testCodes(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
-	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	ada := member("00000000-0000-4000-8000-000000000001", "ada@studio.test")
 	mustAddUser(t, db, ada)
 	consume := func(hash string, at time.Time) error {
-		return db.ConsumeCode(ctx, ada.ID, auth.PurposeSignIn, hash, at, 5, auth.AuditEntry{})
+		return db.ConsumeCode(ctx, ada.ID, staff.PurposeSignIn, hash, at, 5, staff.AuditEntry{})
 	}
-	if err := consume("right", t0); !errors.Is(err, auth.ErrCodeInvalid) {
+	if err := consume("right", t0); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("no code yet: err = %v, want ErrCodeInvalid", err)
 	}
-	if err := db.CreateCode(ctx, code(ada.ID, "right", "link1", t0), auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, code(ada.ID, "right", "link1", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	steps := []struct {
@@ -37,9 +37,9 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 		at   time.Time
 		want error
 	}{
-		{"wrong code", "wrong", t0.Add(time.Second), auth.ErrCodeInvalid},
+		{"wrong code", "wrong", t0.Add(time.Second), staff.ErrCodeInvalid},
 		{"right code", "right", t0.Add(2 * time.Second), nil},
-		{"used twice", "right", t0.Add(3 * time.Second), auth.ErrCodeInvalid},
+		{"used twice", "right", t0.Add(3 * time.Second), staff.ErrCodeInvalid},
 	}
 	for _, s := range steps {
 		if err := consume(s.hash, s.at); !errors.Is(err, s.want) && err != s.want {
@@ -48,72 +48,72 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	}
 
 	// Expired.
-	if err := db.CreateCode(ctx, code(ada.ID, "right", "link2", t0), auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, code(ada.ID, "right", "link2", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := consume("right", t0.Add(10*time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+	if err := consume("right", t0.Add(10*time.Minute)); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("expired: err = %v, want ErrCodeInvalid", err)
 	}
 
 	// Dead after five wrong tries, even for the right code.
-	if err := db.CreateCode(ctx, code(ada.ID, "right", "link3", t0), auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, code(ada.ID, "right", "link3", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 5 {
-		if err := consume(fmt.Sprint("wrong", i), t0); !errors.Is(err, auth.ErrCodeInvalid) {
+		if err := consume(fmt.Sprint("wrong", i), t0); !errors.Is(err, staff.ErrCodeInvalid) {
 			t.Fatalf("wrong try %d: %v", i, err)
 		}
 	}
-	if err := consume("right", t0); !errors.Is(err, auth.ErrCodeInvalid) {
+	if err := consume("right", t0); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("after five wrong tries: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link3", auth.PurposeSignIn, t0, 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link3", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("link after five wrong tries: err = %v, want ErrCodeInvalid", err)
 	}
 
 	// By address: the user's code, or nothing for an address that is not
 	// staff's; match sees the user and the stored hash.
-	if err := db.CreateCode(ctx, code(ada.ID, "right", "link4", t0), auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, code(ada.ID, "right", "link4", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	byEmail := func(email, hash string) (string, error) {
-		return db.ConsumeCodeByEmail(ctx, email, auth.PurposeSignIn, t0, 5,
-			func(userID, stored string) bool { return userID == ada.ID && stored == hash }, auth.CodeFailure{})
+		return db.ConsumeCodeByEmail(ctx, email, staff.PurposeSignIn, t0, 5,
+			func(userID, stored string) bool { return userID == ada.ID && stored == hash }, staff.CodeFailure{})
 	}
-	if _, err := byEmail("eve@studio.test", "right"); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := byEmail("eve@studio.test", "right"); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("by an address that is not staff's: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := byEmail(ada.Email, "wrong"); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := byEmail(ada.Email, "wrong"); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("wrong code by address: err = %v, want ErrCodeInvalid", err)
 	}
 	if id, err := byEmail(ada.Email, "right"); err != nil || id != ada.ID {
 		t.Errorf("ConsumeCodeByEmail = %q, %v", id, err)
 	}
-	if _, err := byEmail(ada.Email, "right"); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := byEmail(ada.Email, "right"); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("used twice by address: err = %v, want ErrCodeInvalid", err)
 	}
 
 	// A new code replaces the old one; its link works once.
-	if err := db.CreateCode(ctx, code(ada.ID, "old", "link-old", t0), auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, code(ada.ID, "old", "link-old", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateCode(ctx, code(ada.ID, "new", "link-new", t0), auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, code(ada.ID, "new", "link-new", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-old", auth.PurposeSignIn, t0, 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-old", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("replaced link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeRecovery, t0.Add(time.Minute), 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", staff.PurposeRecovery, t0.Add(time.Minute), 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("link of another purpose: err = %v, want ErrCodeInvalid", err)
 	}
-	userID, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5, auth.AuditEntry{})
+	userID, err := db.ConsumeLink(ctx, "link-new", staff.PurposeSignIn, t0.Add(time.Minute), 5, staff.AuditEntry{})
 	if err != nil || userID != ada.ID {
 		t.Errorf("ConsumeLink = %q, %v", userID, err)
 	}
-	if err := consume("new", t0.Add(time.Minute)); !errors.Is(err, auth.ErrCodeInvalid) {
+	if err := consume("new", t0.Add(time.Minute)); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("code of a used link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", auth.PurposeSignIn, t0.Add(time.Minute), 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", staff.PurposeSignIn, t0.Add(time.Minute), 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("link used twice: err = %v, want ErrCodeInvalid", err)
 	}
 }
@@ -121,26 +121,26 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 func testEmailSends(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
-	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	ada := member("00000000-0000-4000-8000-000000000001", "ada@studio.test")
 	mustAddUser(t, db, ada)
 	mail := &notify.Email{From: "site@studio.test", To: []string{ada.Email}, Subject: "Your sign-in code", Body: "123456"}
 	c := code(ada.ID, "h", "l", t0)
-	if _, err := db.ClaimEmailSend(ctx, "ada-hash", t0, time.Minute, &c, mail, auth.AuditEntry{At: t0, Action: auth.ActionCodeIssued}); err != nil {
+	if _, err := db.ClaimEmailSend(ctx, "ada-hash", t0, time.Minute, &c, mail, staff.AuditEntry{At: t0, Action: staff.ActionCodeIssued}); err != nil {
 		t.Fatal(err)
 	}
-	retry, err := db.ClaimEmailSend(ctx, "ada-hash", t0.Add(20*time.Second), time.Minute, &c, mail, auth.AuditEntry{})
-	if !errors.Is(err, auth.ErrEmailSendRateExceeded) || retry != 40*time.Second {
+	retry, err := db.ClaimEmailSend(ctx, "ada-hash", t0.Add(20*time.Second), time.Minute, &c, mail, staff.AuditEntry{})
+	if !errors.Is(err, staff.ErrEmailSendRateExceeded) || retry != 40*time.Second {
 		t.Errorf("second within a minute: retry %v, err %v; want 40s, ErrEmailSendRateExceeded", retry, err)
 	}
 	// Another address (someone who is not staff: no code, no mail) is not held up.
-	if _, err := db.ClaimEmailSend(ctx, "eve-hash", t0.Add(20*time.Second), time.Minute, nil, nil, auth.AuditEntry{}); err != nil {
+	if _, err := db.ClaimEmailSend(ctx, "eve-hash", t0.Add(20*time.Second), time.Minute, nil, nil, staff.AuditEntry{}); err != nil {
 		t.Errorf("other address: %v", err)
 	}
-	if _, err := db.ClaimEmailSend(ctx, "eve-hash", t0.Add(30*time.Second), time.Minute, nil, nil, auth.AuditEntry{}); !errors.Is(err, auth.ErrEmailSendRateExceeded) {
+	if _, err := db.ClaimEmailSend(ctx, "eve-hash", t0.Add(30*time.Second), time.Minute, nil, nil, staff.AuditEntry{}); !errors.Is(err, staff.ErrEmailSendRateExceeded) {
 		t.Errorf("non-staff address twice: err = %v, want ErrEmailSendRateExceeded", err)
 	}
 	c2 := code(ada.ID, "h2", "l2", t0.Add(time.Minute))
-	if _, err := db.ClaimEmailSend(ctx, "ada-hash", t0.Add(time.Minute), time.Minute, &c2, mail, auth.AuditEntry{}); err != nil {
+	if _, err := db.ClaimEmailSend(ctx, "ada-hash", t0.Add(time.Minute), time.Minute, &c2, mail, staff.AuditEntry{}); err != nil {
 		t.Errorf("after a minute: %v", err)
 	}
 	outbox, err := db.ListOutbox(ctx)
@@ -153,13 +153,13 @@ func testEmailSends(t *testing.T, engine storetest.Engine) {
 	// QueueCode: a code and its mail without a claim (the claim was made
 	// before the answer).
 	c3 := code(ada.ID, "h3", "l3", t0.Add(time.Minute))
-	if err := db.QueueCode(ctx, c3, mail, auth.AuditEntry{}); err != nil {
+	if err := db.QueueCode(ctx, c3, mail, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	if outbox, err = db.ListOutbox(ctx); err != nil || len(outbox) != 3 {
 		t.Errorf("outbox after QueueCode: %d mails, %v", len(outbox), err)
 	}
-	if err := db.ConsumeCode(ctx, ada.ID, auth.PurposeSignIn, "h3", t0.Add(time.Minute), 5, auth.AuditEntry{}); err != nil {
+	if err := db.ConsumeCode(ctx, ada.ID, staff.PurposeSignIn, "h3", t0.Add(time.Minute), 5, staff.AuditEntry{}); err != nil {
 		t.Errorf("the mailed code: %v", err)
 	}
 }
@@ -167,7 +167,7 @@ func testEmailSends(t *testing.T, engine storetest.Engine) {
 func testPKCE(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
-	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	ada := member("00000000-0000-4000-8000-000000000001", "ada@studio.test")
 	mustAddUser(t, db, ada)
 	plain := code(ada.ID, "c1", "plain-link", t0)
 	withChallenge := code(ada.ID, "c2", "pkce-link", t0)
@@ -176,35 +176,35 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	check := func(ok bool) func(string, string) bool {
 		return func(c, m string) bool { gotChallenge, gotMethod = c, m; return ok }
 	}
-	if err := db.CreateCode(ctx, plain, auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, plain, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := db.ConsumePKCE(ctx, "plain-link", t0, 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
+	if _, _, err := db.ConsumePKCE(ctx, "plain-link", t0, 5, check(true), staff.AuditEntry{}); !errors.Is(err, staff.ErrNotFound) {
 		t.Errorf("code without a challenge: err = %v, want ErrNotFound", err)
 	}
-	if err := db.CreateCode(ctx, withChallenge, auth.AuditEntry{}); err != nil {
+	if err := db.CreateCode(ctx, withChallenge, staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
 	// Its link does not sign in without the verifier, and stays for it.
 	for range 6 {
-		if _, err := db.ConsumeLink(ctx, "pkce-link", auth.PurposeSignIn, t0, 5, auth.AuditEntry{}); !errors.Is(err, auth.ErrPKCERequired) {
+		if _, err := db.ConsumeLink(ctx, "pkce-link", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrPKCERequired) {
 			t.Errorf("link of a PKCE code: err = %v, want ErrPKCERequired", err)
 		}
 	}
-	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false), auth.AuditEntry{}); !errors.Is(err, auth.ErrBadCodeVerifier) {
+	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0, 5, check(false), staff.AuditEntry{}); !errors.Is(err, staff.ErrBadCodeVerifier) {
 		t.Errorf("wrong verifier: err = %v", err)
 	}
 	if gotChallenge != "challenge" || gotMethod != "s256" {
 		t.Errorf("verifier saw %q %q", gotChallenge, gotMethod)
 	}
-	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(10*time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrFlowStateExpired) {
+	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(10*time.Minute), 5, check(true), staff.AuditEntry{}); !errors.Is(err, staff.ErrFlowStateExpired) {
 		t.Errorf("expired: err = %v", err)
 	}
-	userID, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{})
+	userID, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), staff.AuditEntry{})
 	if err != nil || userID != ada.ID {
 		t.Errorf("ConsumePKCE = %q, %v", userID, err)
 	}
-	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), auth.AuditEntry{}); !errors.Is(err, auth.ErrNotFound) {
+	if _, _, err := db.ConsumePKCE(ctx, "pkce-link", t0.Add(time.Minute), 5, check(true), staff.AuditEntry{}); !errors.Is(err, staff.ErrNotFound) {
 		t.Errorf("used twice: err = %v, want ErrNotFound", err)
 	}
 }
@@ -212,14 +212,14 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 func testEmailChange(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
-	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
-	bob := staff("00000000-0000-4000-8000-000000000002", "bob@studio.test")
+	ada := member("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	bob := member("00000000-0000-4000-8000-000000000002", "bob@studio.test")
 	mustAddUser(t, db, ada)
 	mustAddUser(t, db, bob)
 	change := func(hash, link, to string) {
 		c := code(ada.ID, hash, link, t0)
-		c.Purpose, c.NewEmail = auth.PurposeEmailChange, to
-		if err := db.CreateCode(ctx, c, auth.AuditEntry{}); err != nil {
+		c.Purpose, c.NewEmail = staff.PurposeEmailChange, to
+		if err := db.CreateCode(ctx, c, staff.AuditEntry{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -227,11 +227,11 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		return func(userID, stored string) bool { return userID == ada.ID && stored == want }
 	}
 	change("h1", "l1", "lovelace@studio.test")
-	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), auth.CodeFailure{}); !errors.Is(err, auth.ErrCodeInvalid) {
+	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), staff.CodeFailure{}); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("wrong code: err = %v", err)
 	}
 	// Found by the current address too.
-	userID, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), auth.CodeFailure{})
+	userID, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), staff.CodeFailure{})
 	if err != nil || userID != ada.ID {
 		t.Fatalf("ConsumeEmailChange = %q, %v", userID, err)
 	}
@@ -239,11 +239,11 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		t.Errorf("address after the change = %q", u.Email)
 	}
 	change("h2", "l2", "bob@studio.test")
-	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), auth.CodeFailure{}); !errors.Is(err, auth.ErrExists) {
+	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), staff.CodeFailure{}); !errors.Is(err, staff.ErrExists) {
 		t.Errorf("someone else's address: err = %v, want ErrExists", err)
 	}
 	change("h3", "l3", "ada@studio.test")
-	if id, err := db.ConsumeLink(ctx, "l3", auth.PurposeEmailChange, t0, 5, auth.AuditEntry{}); err != nil || id != ada.ID {
+	if id, err := db.ConsumeLink(ctx, "l3", staff.PurposeEmailChange, t0, 5, staff.AuditEntry{}); err != nil || id != ada.ID {
 		t.Fatalf("ConsumeLink = %q %v", id, err)
 	}
 	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "ada@studio.test" {
@@ -255,7 +255,7 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 // (on PostgreSQL, each in its own transaction), at most maxTries of them
 // are compared with the code: each reads the tries the one before wrote.
 func TestCodeTriesRace(t *testing.T) {
-	const maxTries = auth.MaxCodeTries
+	const maxTries = staff.MaxCodeTries
 	ctx := context.Background()
 	tests := []struct {
 		name    string
@@ -263,14 +263,14 @@ func TestCodeTriesRace(t *testing.T) {
 		pkce    bool
 		try     func(db *store.DB)
 	}{
-		{"sign-in code", auth.PurposeSignIn, false, func(db *store.DB) {
-			_ = db.ConsumeCode(ctx, adaID, auth.PurposeSignIn, "wrong", t0, maxTries, auth.AuditEntry{})
+		{"sign-in code", staff.PurposeSignIn, false, func(db *store.DB) {
+			_ = db.ConsumeCode(ctx, adaID, staff.PurposeSignIn, "wrong", t0, maxTries, staff.AuditEntry{})
 		}},
-		{"PKCE verifier", auth.PurposeSignIn, true, func(db *store.DB) {
-			_, _, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false }, auth.AuditEntry{})
+		{"PKCE verifier", staff.PurposeSignIn, true, func(db *store.DB) {
+			_, _, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false }, staff.AuditEntry{})
 		}},
-		{"e-mail change code", auth.PurposeEmailChange, false, func(db *store.DB) {
-			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, auth.CodeFailure{})
+		{"e-mail change code", staff.PurposeEmailChange, false, func(db *store.DB) {
+			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, staff.CodeFailure{})
 		}},
 	}
 	for _, engine := range storetest.Engines() {
@@ -278,13 +278,13 @@ func TestCodeTriesRace(t *testing.T) {
 			t.Run(engine.Name+"/"+tt.name, func(t *testing.T) {
 				cfg := engine.NewConfig(t)
 				db := storetest.MustOpen(t, cfg)
-				mustAddUser(t, db, staff(adaID, "ada@studio.test"))
+				mustAddUser(t, db, member(adaID, "ada@studio.test"))
 				c := code(adaID, "hash", "link", t0)
 				c.Purpose, c.NewEmail = tt.purpose, "new@studio.test"
 				if tt.pkce {
 					c.CodeChallenge, c.CodeChallengeMethod = "challenge", "s256"
 				}
-				if err := db.CreateCode(ctx, c, auth.AuditEntry{}); err != nil {
+				if err := db.CreateCode(ctx, c, staff.AuditEntry{}); err != nil {
 					t.Fatal(err)
 				}
 				together(inFlight, func() { tt.try(db) })
@@ -315,7 +315,7 @@ func TestClaimEmailSendOnceAtATime(t *testing.T) {
 				for range claims {
 					go func() {
 						<-start
-						_, err := db.ClaimEmailSend(context.Background(), "same-hash", at, time.Minute, nil, nil, auth.AuditEntry{})
+						_, err := db.ClaimEmailSend(context.Background(), "same-hash", at, time.Minute, nil, nil, staff.AuditEntry{})
 						results <- err
 					}()
 				}
@@ -325,7 +325,7 @@ func TestClaimEmailSendOnceAtATime(t *testing.T) {
 					switch err := <-results; {
 					case err == nil:
 						granted++
-					case !errors.Is(err, auth.ErrEmailSendRateExceeded):
+					case !errors.Is(err, staff.ErrEmailSendRateExceeded):
 						t.Fatalf("claim: %v", err)
 					}
 				}

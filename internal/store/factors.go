@@ -6,9 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"studio/internal/staff"
 	"time"
-
-	"studio/internal/auth"
 )
 
 // Second factors of the staff sign-in (package auth's TOTP MFA) and their
@@ -17,15 +16,15 @@ import (
 const factorColumns = `id, user_id, friendly_name, factor_type, status, secret, last_used_step, created_at, updated_at, last_challenged_at, phone`
 
 // userFactors returns the user's factors, oldest first.
-func (s *DB) userFactors(ctx context.Context, q queryer, userID string) ([]auth.Factor, error) {
+func (s *DB) userFactors(ctx context.Context, q queryer, userID string) ([]staff.Factor, error) {
 	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT `+factorColumns+` FROM auth_mfa_factors WHERE user_id = ? ORDER BY created_at, id`), userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []auth.Factor
+	var out []staff.Factor
 	for rows.Next() {
-		var f auth.Factor
+		var f staff.Factor
 		if err := s.scanFactor(rows, &f); err != nil {
 			return nil, err
 		}
@@ -36,18 +35,18 @@ func (s *DB) userFactors(ctx context.Context, q queryer, userID string) ([]auth.
 
 // scanFactor reads the factorColumns of a row into f; more are the
 // destinations of the columns that follow.
-func (s *DB) scanFactor(row scanner, f *auth.Factor, more ...any) error {
+func (s *DB) scanFactor(row scanner, f *staff.Factor, more ...any) error {
 	return row.Scan(append([]any{&f.ID, &f.UserID, &f.FriendlyName, &f.FactorType, &f.Status, &f.Secret, &f.LastUsedStep,
 		s.d.timeDest(&f.CreatedAt), s.d.timeDest(&f.UpdatedAt), nullTimeDest(&f.LastChallengedAt), &f.Phone}, more...)...)
 }
 
 // CreateFactor implements auth.Store.
-func (s *DB) CreateFactor(ctx context.Context, f auth.Factor, staleBefore time.Time, check func([]auth.Factor) error, audit auth.AuditEntry) error {
+func (s *DB) CreateFactor(ctx context.Context, f staff.Factor, staleBefore time.Time, check func([]staff.Factor) error, audit staff.AuditEntry) error {
 	var outcome error
 	err := s.write(ctx, "create factor", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_mfa_factors WHERE user_id = ? AND status <> ? AND created_at < ?
 			AND NOT EXISTS (SELECT 1 FROM auth_mfa_challenges c WHERE c.factor_id = auth_mfa_factors.id)`),
-			f.UserID, auth.FactorVerified, s.d.timeArg(staleBefore)); err != nil {
+			f.UserID, staff.FactorVerified, s.d.timeArg(staleBefore)); err != nil {
 			return err
 		}
 		existing, err := s.userFactors(ctx, tx, f.UserID)
@@ -65,7 +64,7 @@ func (s *DB) CreateFactor(ctx context.Context, f auth.Factor, staleBefore time.T
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			outcome = auth.ErrFactorNameConflict // a concurrent enrolment took the name
+			outcome = staff.ErrFactorNameConflict // a concurrent enrolment took the name
 			return err
 		}
 		return s.audit(ctx, tx, audit)
@@ -77,7 +76,7 @@ func (s *DB) CreateFactor(ctx context.Context, f auth.Factor, staleBefore time.T
 }
 
 // CreateChallenge implements auth.Store.
-func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.AuditEntry) error {
+func (s *DB) CreateChallenge(ctx context.Context, c staff.Challenge, audit staff.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "create challenge", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
@@ -87,14 +86,14 @@ func (s *DB) CreateChallenge(ctx context.Context, c auth.Challenge, audit auth.A
 		return s.audit(ctx, tx, audit)
 	})
 	if err == nil && !found {
-		return auth.ErrNotFound
+		return staff.ErrNotFound
 	}
 	return err
 }
 
 // insertChallenge notes when c's factor was challenged and stores c; not
 // found when the factor is gone.
-func (s *DB) insertChallenge(ctx context.Context, tx *sql.Tx, c auth.Challenge) (found bool, err error) {
+func (s *DB) insertChallenge(ctx context.Context, tx *sql.Tx, c staff.Challenge) (found bool, err error) {
 	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_factors SET last_challenged_at = ? WHERE id = ?`),
 		s.d.timeArg(c.CreatedAt), c.FactorID)
 	if err != nil {
@@ -115,11 +114,11 @@ func (s *DB) insertChallenge(ctx context.Context, tx *sql.Tx, c auth.Challenge) 
 // wrong codes or challenge tries (a code accepted twice, more guesses than
 // allowed). Every write of a factor's challenges takes the factor's row
 // first too, so that these locks are always taken in the same order.
-func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.Session, auth.User, error) {
-	return s.verifyFactor(ctx, "verify factor", v, func(ctx context.Context, tx *sql.Tx) (auth.FactorDecision, error) {
+func (s *DB) VerifyFactor(ctx context.Context, v staff.FactorVerification) (staff.Session, staff.User, error) {
+	return s.verifyFactor(ctx, "verify factor", v, func(ctx context.Context, tx *sql.Tx) (staff.FactorDecision, error) {
 		a, err := s.factorAttempt(ctx, tx, v)
 		if err != nil {
-			return auth.FactorDecision{}, err
+			return staff.FactorDecision{}, err
 		}
 		return v.Decide(a)
 	})
@@ -128,10 +127,10 @@ func (s *DB) VerifyFactor(ctx context.Context, v auth.FactorVerification) (auth.
 // verifyFactor runs decide, writes its decision and, when it raised the
 // session, reads the user, in one transaction: what VerifyFactor and
 // VerifyWebAuthnFactor share. decide reads the factor's row first.
-func (s *DB) verifyFactor(ctx context.Context, op string, v auth.FactorVerification,
-	decide func(ctx context.Context, tx *sql.Tx) (auth.FactorDecision, error)) (auth.Session, auth.User, error) {
-	var d auth.FactorDecision
-	var u auth.User
+func (s *DB) verifyFactor(ctx context.Context, op string, v staff.FactorVerification,
+	decide func(ctx context.Context, tx *sql.Tx) (staff.FactorDecision, error)) (staff.Session, staff.User, error) {
+	var d staff.FactorDecision
+	var u staff.User
 	err := s.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if d, err = decide(ctx, tx); err != nil {
@@ -148,18 +147,18 @@ func (s *DB) verifyFactor(ctx context.Context, op string, v auth.FactorVerificat
 	})
 	switch {
 	case err != nil:
-		return auth.Session{}, auth.User{}, err
+		return staff.Session{}, staff.User{}, err
 	case d.Refused != nil:
-		return auth.Session{}, auth.User{}, d.Refused
+		return staff.Session{}, staff.User{}, d.Refused
 	}
 	return d.Raised.Session, u, nil
 }
 
 // factorAttempt reads v's factor (FOR UPDATE) with its wrong codes, its
 // challenge and its session; it stops at the first that is missing.
-func (s *DB) factorAttempt(ctx context.Context, tx *sql.Tx, v auth.FactorVerification) (auth.FactorAttempt, error) {
-	var a auth.FactorAttempt
-	var f auth.Factor
+func (s *DB) factorAttempt(ctx context.Context, tx *sql.Tx, v staff.FactorVerification) (staff.FactorAttempt, error) {
+	var a staff.FactorAttempt
+	var f staff.Factor
 	var failedSince *time.Time
 	err := s.scanFactor(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+factorColumns+`, failed_codes, failed_since FROM auth_mfa_factors
 		WHERE id = ? AND user_id = ?`+s.d.forUpdate), v.FactorID, v.UserID), &f, &a.Failures.Count, nullTimeDest(&failedSince))
@@ -170,7 +169,7 @@ func (s *DB) factorAttempt(ctx context.Context, tx *sql.Tx, v auth.FactorVerific
 	if failedSince != nil {
 		a.Failures.Since = *failedSince
 	}
-	c := auth.Challenge{ID: v.ChallengeID, FactorID: v.FactorID}
+	c := staff.Challenge{ID: v.ChallengeID, FactorID: v.FactorID}
 	err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT ip, tries, created_at, expires_at, verified_at, code_hash FROM auth_mfa_challenges
 		WHERE id = ? AND factor_id = ?`), v.ChallengeID, v.FactorID).
 		Scan(&c.IP, &c.Tries, s.d.timeDest(&c.CreatedAt), s.d.timeDest(&c.ExpiresAt), nullTimeDest(&c.VerifiedAt), &c.CodeHash)
@@ -197,17 +196,17 @@ func noRowsIsNil(err error) error {
 
 // challengeWrites are the statements of the fates of a challenge (id, then
 // the time for ChallengeUsed).
-var challengeWrites = map[auth.ChallengeFate]string{
-	auth.ChallengeTried:   `UPDATE auth_mfa_challenges SET tries = tries + 1 WHERE id = ?`,
-	auth.ChallengeDropped: `DELETE FROM auth_mfa_challenges WHERE id = ?`,
-	auth.ChallengeUsed:    `UPDATE auth_mfa_challenges SET verified_at = ? WHERE id = ?`,
+var challengeWrites = map[staff.ChallengeFate]string{
+	staff.ChallengeTried:   `UPDATE auth_mfa_challenges SET tries = tries + 1 WHERE id = ?`,
+	staff.ChallengeDropped: `DELETE FROM auth_mfa_challenges WHERE id = ?`,
+	staff.ChallengeUsed:    `UPDATE auth_mfa_challenges SET verified_at = ? WHERE id = ?`,
 }
 
 // applyFactorDecision writes d, the decision on v.
-func (s *DB) applyFactorDecision(ctx context.Context, tx *sql.Tx, v auth.FactorVerification, d auth.FactorDecision) error {
+func (s *DB) applyFactorDecision(ctx context.Context, tx *sql.Tx, v staff.FactorVerification, d staff.FactorDecision) error {
 	if q, ok := challengeWrites[d.Challenge]; ok {
 		args := []any{v.ChallengeID}
-		if d.Challenge == auth.ChallengeUsed {
+		if d.Challenge == staff.ChallengeUsed {
 			args = []any{s.d.timeArg(v.Now), v.ChallengeID}
 		}
 		if _, err := tx.ExecContext(ctx, s.d.rebind(q), args...); err != nil {
@@ -239,7 +238,7 @@ func (s *DB) applyFactorDecision(ctx context.Context, tx *sql.Tx, v auth.FactorV
 }
 
 // raiseSession writes r (auth.RaisedSession says what that is).
-func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r auth.RaisedSession, now time.Time) error {
+func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r staff.RaisedSession, now time.Time) error {
 	sess := r.Session
 	amr, err := json.Marshal(sess.AMR)
 	if err != nil {
@@ -250,10 +249,10 @@ func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r auth.RaisedSession,
 		args []any
 	}{
 		{`UPDATE auth_mfa_factors SET status = ?, last_used_step = ?, updated_at = ? WHERE id = ?`,
-			[]any{auth.FactorVerified, r.Step, s.d.timeArg(now), sess.FactorID}},
+			[]any{staff.FactorVerified, r.Step, s.d.timeArg(now), sess.FactorID}},
 		{`DELETE FROM auth_mfa_factors WHERE user_id = ? AND status <> ?
 			AND factor_type = (SELECT factor_type FROM auth_mfa_factors WHERE id = ?)`,
-			[]any{sess.UserID, auth.FactorVerified, sess.FactorID}},
+			[]any{sess.UserID, staff.FactorVerified, sess.FactorID}},
 		{`UPDATE auth_sessions SET aal = ?, amr = ?, factor_id = ? WHERE id = ?`, []any{sess.AAL, string(amr), sess.FactorID, sess.ID}},
 		{`UPDATE auth_refresh_tokens SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL`, []any{s.d.timeArg(now), sess.ID}},
 		{`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)`, []any{r.RefreshHash, sess.ID, s.d.timeArg(now)}},
@@ -266,7 +265,7 @@ func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r auth.RaisedSession,
 }
 
 // DeleteFactor implements auth.Store.
-func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit auth.AuditEntry) error {
+func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit staff.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "delete factor", func(ctx context.Context, tx *sql.Tx) error {
 		// The factor's row first (VerifyFactor's order); its challenges go
@@ -286,7 +285,7 @@ func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit au
 		return s.audit(ctx, tx, audit)
 	})
 	if err == nil && !found {
-		return fmt.Errorf("delete factor %s: %w", factorID, auth.ErrNotFound)
+		return fmt.Errorf("delete factor %s: %w", factorID, staff.ErrNotFound)
 	}
 	return err
 }
@@ -295,7 +294,7 @@ func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit au
 // clears their count of wrong sign-in codes ("studio staff reset-mfa", for
 // someone who lost their authenticator or whose factor or codes are locked
 // out by someone guessing), and returns how many factors there were.
-func (s *DB) ResetFactors(ctx context.Context, userID string, audit auth.AuditEntry) (int, error) {
+func (s *DB) ResetFactors(ctx context.Context, userID string, audit staff.AuditEntry) (int, error) {
 	var n int64
 	err := s.write(ctx, "reset factors", func(ctx context.Context, tx *sql.Tx) error {
 		// The factors' rows first (VerifyFactor's order); their challenges

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/auth"
 	"studio/internal/notify"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -23,34 +23,34 @@ func TestFactorLockout(t *testing.T) {
 			cfg := engine.NewConfig(t)
 			db := storetest.MustOpen(t, cfg)
 			raw := openRaw(t, cfg)
-			mustAddUser(t, db, staff(adaID, "ada@studio.test"))
-			factor := auth.Factor{ID: "00000000-0000-4000-8000-0000000000f1", UserID: adaID, FactorType: auth.FactorTOTP,
-				Status: auth.FactorVerified, Secret: "sealed", CreatedAt: t0, UpdatedAt: t0}
-			if err := db.CreateFactor(ctx, factor, t0, func([]auth.Factor) error { return nil }, auth.AuditEntry{}); err != nil {
+			mustAddUser(t, db, member(adaID, "ada@studio.test"))
+			factor := staff.Factor{ID: "00000000-0000-4000-8000-0000000000f1", UserID: adaID, FactorType: staff.FactorTOTP,
+				Status: staff.FactorVerified, Secret: "sealed", CreatedAt: t0, UpdatedAt: t0}
+			if err := db.CreateFactor(ctx, factor, t0, func([]staff.Factor) error { return nil }, staff.AuditEntry{}); err != nil {
 				t.Fatal(err)
 			}
 			mail := &notify.Email{From: "site@studio.test", To: []string{"ada@studio.test"}, Subject: "Someone is guessing"}
 			verify := func(i int, right bool) error {
-				ch := auth.Challenge{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), FactorID: factor.ID, IP: "192.0.2.1",
+				ch := staff.Challenge{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), FactorID: factor.ID, IP: "192.0.2.1",
 					CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
-				if err := db.CreateChallenge(ctx, ch, auth.AuditEntry{}); err != nil {
+				if err := db.CreateChallenge(ctx, ch, staff.AuditEntry{}); err != nil {
 					t.Fatal(err)
 				}
-				_, _, err := db.VerifyFactor(ctx, auth.FactorVerification{UserID: adaID, FactorID: factor.ID, ChallengeID: ch.ID,
-					IP: "192.0.2.1", Now: t0.Add(time.Duration(i) * time.Second), MaxTries: auth.MaxCodeTries,
+				_, _, err := db.VerifyFactor(ctx, staff.FactorVerification{UserID: adaID, FactorID: factor.ID, ChallengeID: ch.ID,
+					IP: "192.0.2.1", Now: t0.Add(time.Duration(i) * time.Second), MaxTries: staff.MaxCodeTries,
 					Check:   func(string, int64) (int64, bool, error) { return 1, right, nil },
-					Failure: auth.AuditEntry{At: t0, Action: auth.ActionFactorFailed},
-					Locked:  auth.AuditEntry{At: t0, Action: auth.ActionFactorLocked}, LockedMail: mail})
+					Failure: staff.AuditEntry{At: t0, Action: staff.ActionFactorFailed},
+					Locked:  staff.AuditEntry{At: t0, Action: staff.ActionFactorLocked}, LockedMail: mail})
 				return err
 			}
-			for i := range auth.MaxFactorFailures {
-				if err := verify(i, false); !errors.Is(err, auth.ErrVerificationFailed) {
+			for i := range staff.MaxFactorFailures {
+				if err := verify(i, false); !errors.Is(err, staff.ErrVerificationFailed) {
 					t.Fatalf("wrong code %d: err = %v", i+1, err)
 				}
 			}
-			var locked *auth.FactorLockedError
-			if err := verify(auth.MaxFactorFailures, true); !errors.As(err, &locked) || !locked.Until.Equal(t0.Add(auth.FactorFailureWindow)) {
-				t.Fatalf("right code while locked out: err = %v, want locked out until %v", err, t0.Add(auth.FactorFailureWindow))
+			var locked *staff.FactorLockedError
+			if err := verify(staff.MaxFactorFailures, true); !errors.As(err, &locked) || !locked.Until.Equal(t0.Add(staff.FactorFailureWindow)) {
+				t.Fatalf("right code while locked out: err = %v, want locked out until %v", err, t0.Add(staff.FactorFailureWindow))
 			}
 			queued, err := db.ClaimEmails(ctx, t0.Add(time.Hour), time.Minute, 10)
 			if err != nil || len(queued) != 1 || queued[0].Email.Subject != mail.Subject {
@@ -61,7 +61,7 @@ func TestFactorLockout(t *testing.T) {
 				t.Errorf("lockout entries in the audit log = %d, %v; want 1", lockedEntries, err)
 			}
 
-			if n, err := db.ResetFactors(ctx, adaID, auth.AuditEntry{}); err != nil || n != 1 {
+			if n, err := db.ResetFactors(ctx, adaID, staff.AuditEntry{}); err != nil || n != 1 {
 				t.Fatalf("ResetFactors = %d, %v", n, err)
 			}
 			for _, table := range []string{"auth_mfa_factors", "auth_mfa_challenges"} {

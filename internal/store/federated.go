@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"time"
 
-	"studio/internal/auth"
 	"studio/internal/fault"
+	"studio/internal/staff"
 )
 
 // Federated sign-in (package auth's FederatedStore): identity providers,
@@ -20,7 +20,7 @@ import (
 const providerColumns = `id, kind, name, COALESCE(entity_id, ''), config, created_at`
 
 // AddProvider implements auth.FederatedStore.
-func (s *DB) AddProvider(ctx context.Context, p auth.Provider, audit auth.AuditEntry) error {
+func (s *DB) AddProvider(ctx context.Context, p staff.Provider, audit staff.AuditEntry) error {
 	err := s.write(ctx, "add provider", func(ctx context.Context, tx *sql.Tx) error {
 		var entity any
 		if p.EntityID != "" {
@@ -31,7 +31,7 @@ func (s *DB) AddProvider(ctx context.Context, p auth.Provider, audit auth.AuditE
 			return err
 		}
 		sso := 0
-		if p.Kind == auth.KindSAML {
+		if p.Kind == staff.KindSAML {
 			sso = 1
 		}
 		for _, d := range p.Domains {
@@ -43,14 +43,14 @@ func (s *DB) AddProvider(ctx context.Context, p auth.Provider, audit auth.AuditE
 		return s.audit(ctx, tx, audit)
 	})
 	if err != nil && fault.KindOf(err) == fault.Conflict {
-		return fmt.Errorf("add provider %s: %w", p.Name, auth.ErrExists)
+		return fmt.Errorf("add provider %s: %w", p.Name, staff.ErrExists)
 	}
 	return err
 }
 
 // Providers implements auth.FederatedStore.
-func (s *DB) Providers(ctx context.Context) ([]auth.Provider, error) {
-	var out []auth.Provider
+func (s *DB) Providers(ctx context.Context) ([]staff.Provider, error) {
+	var out []staff.Provider
 	err := s.query(ctx, "list providers", `SELECT `+providerColumns+` FROM auth_providers ORDER BY created_at, id`, nil,
 		func(rows *sql.Rows) error {
 			p, err := s.scanProvider(rows)
@@ -75,17 +75,17 @@ func (s *DB) Providers(ctx context.Context) ([]auth.Provider, error) {
 }
 
 // FindProvider implements auth.FederatedStore.
-func (s *DB) FindProvider(ctx context.Context, nameOrID string) (auth.Provider, error) {
+func (s *DB) FindProvider(ctx context.Context, nameOrID string) (staff.Provider, error) {
 	return s.findProvider(ctx, "find provider", `name = ? OR id = ?`, nameOrID, nameOrID)
 }
 
 // FindSSOProviderByDomain implements auth.FederatedStore.
-func (s *DB) FindSSOProviderByDomain(ctx context.Context, domain string) (auth.Provider, error) {
+func (s *DB) FindSSOProviderByDomain(ctx context.Context, domain string) (staff.Provider, error) {
 	return s.findProvider(ctx, "find SSO provider", `id = (SELECT provider_id FROM auth_provider_domains WHERE domain = ? AND sso = 1)`, domain)
 }
 
-func (s *DB) findProvider(ctx context.Context, op, where string, args ...any) (auth.Provider, error) {
-	var p auth.Provider
+func (s *DB) findProvider(ctx context.Context, op, where string, args ...any) (staff.Provider, error) {
+	var p staff.Provider
 	err := s.guard(ctx, op, false, true, func(ctx context.Context) error {
 		err := s.inReadTx(ctx, func(tx *sql.Tx) error {
 			var err error
@@ -98,7 +98,7 @@ func (s *DB) findProvider(ctx context.Context, op, where string, args ...any) (a
 		})
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return auth.ErrNotFound
+			return staff.ErrNotFound
 		case err != nil:
 			return s.fail(op, err)
 		}
@@ -124,8 +124,8 @@ func (s *DB) providerDomains(ctx context.Context, q queryer, id string) ([]strin
 	return out, rows.Err()
 }
 
-func (s *DB) scanProvider(row scanner) (auth.Provider, error) {
-	var p auth.Provider
+func (s *DB) scanProvider(row scanner) (staff.Provider, error) {
+	var p staff.Provider
 	var config string
 	err := row.Scan(&p.ID, &p.Kind, &p.Name, &p.EntityID, &config, s.d.timeDest(&p.CreatedAt))
 	p.Config = json.RawMessage(config)
@@ -140,15 +140,15 @@ func (s *DB) UpdateProviderConfig(ctx context.Context, id string, config json.Ra
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return cmp.Or(err, fmt.Errorf("update provider %s: %w", id, auth.ErrNotFound))
+			return cmp.Or(err, fmt.Errorf("update provider %s: %w", id, staff.ErrNotFound))
 		}
 		return nil
 	})
 }
 
 // RemoveProvider implements auth.FederatedStore.
-func (s *DB) RemoveProvider(ctx context.Context, id string, audit auth.AuditEntry) (auth.Provider, error) {
-	var p auth.Provider
+func (s *DB) RemoveProvider(ctx context.Context, id string, audit staff.AuditEntry) (staff.Provider, error) {
+	var p staff.Provider
 	err := s.write(ctx, "remove provider", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if p, err = s.scanProvider(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+providerColumns+` FROM auth_providers WHERE id = ? OR name = ?`), id, id)); err != nil {
@@ -174,13 +174,13 @@ func (s *DB) RemoveProvider(ctx context.Context, id string, audit auth.AuditEntr
 		return s.audit(ctx, tx, audit)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, fmt.Errorf("remove provider %s: %w", id, auth.ErrNotFound)
+		return p, fmt.Errorf("remove provider %s: %w", id, staff.ErrNotFound)
 	}
 	return p, err
 }
 
 // CreateFlowState implements auth.FederatedStore.
-func (s *DB) CreateFlowState(ctx context.Context, f auth.FlowState) error {
+func (s *DB) CreateFlowState(ctx context.Context, f staff.FlowState) error {
 	return s.write(ctx, "create flow state", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_flow_states WHERE expires_at < ?`), s.d.timeArg(f.CreatedAt)); err != nil {
 			return err
@@ -199,8 +199,8 @@ func (s *DB) CreateFlowState(ctx context.Context, f auth.FlowState) error {
 }
 
 // ConsumeFlowState implements auth.FederatedStore.
-func (s *DB) ConsumeFlowState(ctx context.Context, stateHash string, now time.Time) (auth.FlowState, error) {
-	var f auth.FlowState
+func (s *DB) ConsumeFlowState(ctx context.Context, stateHash string, now time.Time) (staff.FlowState, error) {
+	var f staff.FlowState
 	err := s.write(ctx, "consume flow state", func(ctx context.Context, tx *sql.Tx) error {
 		var link sql.NullString
 		err := tx.QueryRowContext(ctx, s.d.rebind(`DELETE FROM auth_flow_states WHERE state_hash = ?
@@ -213,9 +213,9 @@ func (s *DB) ConsumeFlowState(ctx context.Context, stateHash string, now time.Ti
 	})
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return f, auth.ErrNotFound
+		return f, staff.ErrNotFound
 	case err == nil && !now.Before(f.ExpiresAt):
-		return f, auth.ErrFlowStateExpired
+		return f, staff.ErrFlowStateExpired
 	}
 	return f, err
 }
@@ -237,15 +237,15 @@ func (s *DB) UseAssertion(ctx context.Context, id string, expires, now time.Time
 		return err
 	})
 	if err == nil && used {
-		return fmt.Errorf("SAML assertion %s: %w", id, auth.ErrExists)
+		return fmt.Errorf("SAML assertion %s: %w", id, staff.ErrExists)
 	}
 	return err
 }
 
 const identityColumns = `id, user_id, provider, subject, email, identity_data, created_at, updated_at, last_sign_in_at`
 
-func (s *DB) scanIdentity(row scanner) (auth.Identity, error) {
-	var id auth.Identity
+func (s *DB) scanIdentity(row scanner) (staff.Identity, error) {
+	var id staff.Identity
 	var data string
 	err := row.Scan(&id.ID, &id.UserID, &id.Provider, &id.Subject, &id.Email, &data,
 		s.d.timeDest(&id.CreatedAt), s.d.timeDest(&id.UpdatedAt), nullTimeDest(&id.LastSignInAt))
@@ -259,13 +259,13 @@ func (s *DB) scanIdentity(row scanner) (auth.Identity, error) {
 const userIdentitiesQuery = `SELECT ` + identityColumns + ` FROM auth_identities WHERE user_id = ? ORDER BY created_at, id`
 
 // userIdentities returns the federated identities of userID, oldest first.
-func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]auth.Identity, error) {
+func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]staff.Identity, error) {
 	rows, err := q.QueryContext(ctx, s.d.rebind(userIdentitiesQuery), userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []auth.Identity
+	var out []staff.Identity
 	for rows.Next() {
 		id, err := s.scanIdentity(rows)
 		if err != nil {
@@ -277,8 +277,8 @@ func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]au
 }
 
 // UserIdentities implements auth.FederatedStore.
-func (s *DB) UserIdentities(ctx context.Context, userID string) ([]auth.Identity, error) {
-	var out []auth.Identity
+func (s *DB) UserIdentities(ctx context.Context, userID string) ([]staff.Identity, error) {
+	var out []staff.Identity
 	err := s.query(ctx, "list identities", userIdentitiesQuery, []any{userID}, func(rows *sql.Rows) error {
 		id, err := s.scanIdentity(rows)
 		out = append(out, id)
@@ -288,15 +288,15 @@ func (s *DB) UserIdentities(ctx context.Context, userID string) ([]auth.Identity
 }
 
 // FindIdentity implements auth.FederatedStore.
-func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (auth.Identity, error) {
-	var id auth.Identity
+func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (staff.Identity, error) {
+	var id staff.Identity
 	err := s.guard(ctx, "find identity", false, true, func(ctx context.Context) error {
 		var err error
 		id, err = s.scanIdentity(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+identityColumns+` FROM auth_identities
 			WHERE provider = ? AND subject = ?`), provider, subject))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return auth.ErrNotFound
+			return staff.ErrNotFound
 		case err != nil:
 			return s.fail("find identity", err)
 		}
@@ -306,7 +306,7 @@ func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (auth.I
 }
 
 // SaveIdentity implements auth.FederatedStore.
-func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, link *auth.Link, audit auth.AuditEntry) error {
+func (s *DB) SaveIdentity(ctx context.Context, id staff.Identity, link *staff.Link, audit staff.AuditEntry) error {
 	data, err := json.Marshal(nonNilMap(id.Data))
 	if err != nil {
 		return fmt.Errorf("save identity: %w", err)
@@ -317,10 +317,10 @@ func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, link *auth.Link
 		}
 		return s.linkIdentity(ctx, tx, id, string(data), *link, audit)
 	})
-	if err != nil && (errors.Is(err, auth.ErrExists) || fault.KindOf(err) == fault.Conflict) { // another's identity, or the new user's address is staff's already
-		return fmt.Errorf("save identity %s: %w", id.Provider, auth.ErrExists)
+	if err != nil && (errors.Is(err, staff.ErrExists) || fault.KindOf(err) == fault.Conflict) { // another's identity, or the new user's address is staff's already
+		return fmt.Errorf("save identity %s: %w", id.Provider, staff.ErrExists)
 	}
-	if errors.Is(err, auth.ErrNotFound) || errors.Is(err, auth.ErrUnlinked) {
+	if errors.Is(err, staff.ErrNotFound) || errors.Is(err, staff.ErrUnlinked) {
 		return fmt.Errorf("save identity %s: %w", id.Provider, err)
 	}
 	return err
@@ -328,7 +328,7 @@ func (s *DB) SaveIdentity(ctx context.Context, id auth.Identity, link *auth.Link
 
 // signInIdentity updates the data and sign-in time of the user's identity
 // id; auth.ErrNotFound when it is not theirs (any more).
-func (s *DB) signInIdentity(ctx context.Context, tx *sql.Tx, id auth.Identity, data string, audit auth.AuditEntry) error {
+func (s *DB) signInIdentity(ctx context.Context, tx *sql.Tx, id staff.Identity, data string, audit staff.AuditEntry) error {
 	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_identities SET email = ?, identity_data = ?, updated_at = ?, last_sign_in_at = ?
 		WHERE provider = ? AND subject = ? AND user_id = ?`),
 		id.Email, data, s.d.timeArg(id.UpdatedAt), s.d.optionalTime(id.LastSignInAt), id.Provider, id.Subject, id.UserID)
@@ -336,7 +336,7 @@ func (s *DB) signInIdentity(ctx context.Context, tx *sql.Tx, id auth.Identity, d
 		return err
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return cmp.Or(err, auth.ErrNotFound)
+		return cmp.Or(err, staff.ErrNotFound)
 	}
 	return s.audit(ctx, tx, audit)
 }
@@ -344,10 +344,10 @@ func (s *DB) signInIdentity(ctx context.Context, tx *sql.Tx, id auth.Identity, d
 // linkIdentity ties the new identity id to its user as link says, adding
 // link.NewUser first and queuing link.Mail. An identity the user has
 // already (two links at once) is signed in again, and mailed about once.
-func (s *DB) linkIdentity(ctx context.Context, tx *sql.Tx, id auth.Identity, data string, link auth.Link, audit auth.AuditEntry) error {
+func (s *DB) linkIdentity(ctx context.Context, tx *sql.Tx, id staff.Identity, data string, link staff.Link, audit staff.AuditEntry) error {
 	if link.NewUser != nil {
 		if created, err := s.insertUser(ctx, tx, *link.NewUser); err != nil || !created {
-			return cmp.Or(err, auth.ErrExists) // the address is staff's already
+			return cmp.Or(err, staff.ErrExists) // the address is staff's already
 		}
 	}
 	if err := s.liftUnlink(ctx, tx, id.UserID, id.Provider, link.ByDomain); err != nil {
@@ -365,8 +365,8 @@ func (s *DB) linkIdentity(ctx context.Context, tx *sql.Tx, id auth.Identity, dat
 			return err
 		}
 		err := s.signInIdentity(ctx, tx, id, data, audit)
-		if errors.Is(err, auth.ErrNotFound) {
-			return auth.ErrExists
+		if errors.Is(err, staff.ErrNotFound) {
+			return staff.ErrExists
 		}
 		return err
 	}
@@ -389,7 +389,7 @@ func (s *DB) liftUnlink(ctx context.Context, tx *sql.Tx, userID, provider string
 	var one int
 	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT 1 FROM auth_identity_unlinks WHERE user_id = ? AND provider = ?`), userID, provider).Scan(&one)
 	if err == nil {
-		return auth.ErrUnlinked
+		return staff.ErrUnlinked
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
@@ -398,7 +398,7 @@ func (s *DB) liftUnlink(ctx context.Context, tx *sql.Tx, userID, provider string
 }
 
 // RemoveIdentity implements auth.FederatedStore.
-func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audit auth.AuditEntry) error {
+func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audit staff.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "remove identity", func(ctx context.Context, tx *sql.Tx) error {
 		var provider string
@@ -419,19 +419,19 @@ func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audi
 		return s.audit(ctx, tx, audit)
 	})
 	if err == nil && !found {
-		return fmt.Errorf("remove identity %s: %w", identityID, auth.ErrNotFound)
+		return fmt.Errorf("remove identity %s: %w", identityID, staff.ErrNotFound)
 	}
 	return err
 }
 
 // AddAudit implements auth.FederatedStore.
-func (s *DB) AddAudit(ctx context.Context, e auth.AuditEntry) error {
+func (s *DB) AddAudit(ctx context.Context, e staff.AuditEntry) error {
 	return s.write(ctx, "audit", func(ctx context.Context, tx *sql.Tx) error { return s.audit(ctx, tx, e) })
 }
 
 // SAMLKey implements auth.FederatedStore.
-func (s *DB) SAMLKey(ctx context.Context, candidate auth.SAMLKeyPair) (auth.SAMLKeyPair, error) {
-	var k auth.SAMLKeyPair
+func (s *DB) SAMLKey(ctx context.Context, candidate staff.SAMLKeyPair) (staff.SAMLKeyPair, error) {
+	var k staff.SAMLKeyPair
 	err := s.write(ctx, "SAML key", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_saml_keys (id, private_key, certificate, created_at)
 			VALUES (1, ?, ?, ?) ON CONFLICT DO NOTHING`), candidate.PrivateKey, candidate.Certificate, s.d.timeArg(candidate.CreatedAt)); err != nil {

@@ -2,18 +2,17 @@ package store
 
 import (
 	"context"
+	"studio/internal/staff"
 	"time"
-
-	"studio/internal/auth"
 )
 
 // Phone codes of the staff sign-in (package auth's phone.go): the codes are
 // one-time codes (codes.go) of purpose sms, found by the user's phone.
 
 // FindUserByPhone implements auth.Store.
-func (s *DB) FindUserByPhone(ctx context.Context, phone string) (auth.User, error) {
+func (s *DB) FindUserByPhone(ctx context.Context, phone string) (staff.User, error) {
 	if phone == "" {
-		return auth.User{}, auth.ErrNotFound // '' is everyone's "no phone"
+		return staff.User{}, staff.ErrNotFound // '' is everyone's "no phone"
 	}
 	return s.findUser(ctx, "find user by phone", `phone = ?`, phone)
 }
@@ -21,7 +20,7 @@ func (s *DB) FindUserByPhone(ctx context.Context, phone string) (auth.User, erro
 // ConsumeCodeByPhone implements auth.Store: ConsumeCodeByEmail's one UPDATE,
 // the user (and the person whose wrong codes count) found by phone.
 func (s *DB) ConsumeCodeByPhone(ctx context.Context, phone, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure auth.CodeFailure) (string, error) {
+	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
 	return s.tryTypedCode(ctx, "consume code", personByPhone(phone), now, failure,
 		s.consumeCode(`user_id = (SELECT id FROM auth_users WHERE phone = ? AND phone <> '') AND purpose = ?`,
 			[]any{phone, purpose}, now, maxTries, match, nil))

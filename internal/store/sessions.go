@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"studio/internal/staff"
 	"time"
-
-	"studio/internal/auth"
 )
 
 // Sessions of the staff sign-in (package auth) and their rotating refresh
 // tokens.
 
 // StartSession implements auth.Store.
-func (s *DB) StartSession(ctx context.Context, sess auth.Session, refreshHash string, audit auth.AuditEntry) error {
+func (s *DB) StartSession(ctx context.Context, sess staff.Session, refreshHash string, audit staff.AuditEntry) error {
 	amr, err := json.Marshal(sess.AMR)
 	if err != nil {
 		return fmt.Errorf("start session: %w", err)
@@ -28,7 +27,7 @@ func (s *DB) StartSession(ctx context.Context, sess auth.Session, refreshHash st
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return errors.Join(err, auth.ErrNotFound)
+			return errors.Join(err, staff.ErrNotFound)
 		}
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_sessions (id, user_id, created_at, refreshed_at, aal, amr)
 			VALUES (?, ?, ?, ?, ?, ?)`), sess.ID, sess.UserID, s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.RefreshedAt),
@@ -45,8 +44,8 @@ func (s *DB) StartSession(ctx context.Context, sess auth.Session, refreshHash st
 
 const sessionColumns = `id, user_id, created_at, refreshed_at, aal, amr, factor_id`
 
-func (s *DB) scanSession(row scanner, more ...any) (auth.Session, error) {
-	var sess auth.Session
+func (s *DB) scanSession(row scanner, more ...any) (staff.Session, error) {
+	var sess staff.Session
 	var amr string
 	dest := append([]any{&sess.ID, &sess.UserID, s.d.timeDest(&sess.CreatedAt), s.d.timeDest(&sess.RefreshedAt), &sess.AAL, &amr, &sess.FactorID}, more...)
 	if err := row.Scan(dest...); err != nil {
@@ -60,14 +59,14 @@ func (s *DB) scanSession(row scanner, more ...any) (auth.Session, error) {
 
 // FindSession returns the session of id; auth.ErrSessionNotFound for one
 // that ended.
-func (s *DB) FindSession(ctx context.Context, id string) (auth.Session, error) {
-	var sess auth.Session
+func (s *DB) FindSession(ctx context.Context, id string) (staff.Session, error) {
+	var sess staff.Session
 	err := s.guard(ctx, "find session", false, true, func(ctx context.Context) error {
 		var err error
 		sess, err = s.scanSession(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ?`), id))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return auth.ErrSessionNotFound
+			return staff.ErrSessionNotFound
 		case err != nil:
 			return s.fail("find session", err)
 		}
@@ -89,8 +88,8 @@ const (
 // sessionUser gathers the rows of a sessionUserColumns query.
 type sessionUser struct {
 	found bool
-	sess  auth.Session
-	user  auth.User
+	sess  staff.Session
+	user  staff.User
 }
 
 // scan reads one row; more are the destinations of the columns that follow
@@ -117,7 +116,7 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 		}
 	}
 	if f.id != nil {
-		u.Factors = append(u.Factors, auth.Factor{ID: *f.id, UserID: u.ID, FriendlyName: *f.name, FactorType: *f.typ,
+		u.Factors = append(u.Factors, staff.Factor{ID: *f.id, UserID: u.ID, FriendlyName: *f.name, FactorType: *f.typ,
 			Status: *f.status, CreatedAt: *f.created, UpdatedAt: *f.updated, LastChallengedAt: f.challenged, Phone: *f.phone})
 	}
 	return nil
@@ -125,7 +124,7 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 
 // FindSessionUser implements auth.Store, in one query: every request with
 // an access token makes it.
-func (s *DB) FindSessionUser(ctx context.Context, id string) (auth.Session, auth.User, error) {
+func (s *DB) FindSessionUser(ctx context.Context, id string) (staff.Session, staff.User, error) {
 	var su sessionUser
 	err := s.queryPrepared(ctx, "find session", `SELECT `+sessionUserColumns+` FROM auth_sessions s `+sessionUserJoin+`
 		WHERE s.id = ? ORDER BY f.created_at, f.id`, []any{id}, func(rows *sql.Rows) error { return su.scan(s, rows) })
@@ -133,7 +132,7 @@ func (s *DB) FindSessionUser(ctx context.Context, id string) (auth.Session, auth
 	case err != nil:
 		return su.sess, su.user, err
 	case !su.found:
-		return su.sess, su.user, auth.ErrSessionNotFound
+		return su.sess, su.user, staff.ErrSessionNotFound
 	}
 	return su.sess, su.user, nil
 }
@@ -153,9 +152,9 @@ const (
 // loser sees a token revoked just now, within the grace window, and gets a
 // child of its own.
 func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now time.Time, grace time.Duration,
-	valid func(auth.Session) error) (auth.Session, auth.User, error) {
-	var sess auth.Session
-	var u auth.User
+	valid func(staff.Session) error) (staff.Session, staff.User, error) {
+	var sess staff.Session
+	var u staff.User
 	var outcome error
 	s.keepPrepared(ctx, refreshFind, refreshRevoke, refreshInsert, refreshTouch)
 	err := s.write(ctx, "refresh session", func(ctx context.Context, tx *sql.Tx) error {
@@ -168,7 +167,7 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 			return err
 		}
 		if !su.found { // a session's tokens go with it
-			outcome = auth.ErrRefreshTokenNotFound
+			outcome = staff.ErrRefreshTokenNotFound
 			return nil
 		}
 		sess, u = su.sess, su.user
@@ -192,8 +191,8 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 			if err := s.endSessions(ctx, tx, `id = ?`, sess.ID); err != nil {
 				return err
 			}
-			outcome = auth.ErrRefreshTokenReused
-			return s.audit(ctx, tx, auth.AuditEntry{At: now, Action: auth.ActionTokenReused, UserID: sess.UserID, SessionID: sess.ID})
+			outcome = staff.ErrRefreshTokenReused
+			return s.audit(ctx, tx, staff.AuditEntry{At: now, Action: staff.ActionTokenReused, UserID: sess.UserID, SessionID: sess.ID})
 		}
 		if _, err := s.txExec(ctx, tx, refreshInsert, newHash, sess.ID, id, s.d.timeArg(now)); err != nil {
 			return err
@@ -211,15 +210,15 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 }
 
 // EndSessions implements auth.Store.
-func (s *DB) EndSessions(ctx context.Context, userID, sessionID string, scope auth.LogoutScope, audit auth.AuditEntry) error {
+func (s *DB) EndSessions(ctx context.Context, userID, sessionID string, scope staff.LogoutScope, audit staff.AuditEntry) error {
 	return s.write(ctx, "end sessions", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		switch scope {
-		case auth.ScopeLocal:
+		case staff.ScopeLocal:
 			err = s.endSessions(ctx, tx, `id = ? AND user_id = ?`, sessionID, userID)
-		case auth.ScopeOthers:
+		case staff.ScopeOthers:
 			err = s.endSessions(ctx, tx, `user_id = ? AND id <> ?`, userID, sessionID)
-		case auth.ScopeGlobal:
+		case staff.ScopeGlobal:
 			err = s.endSessions(ctx, tx, `user_id = ?`, userID)
 		default:
 			err = fmt.Errorf("unknown logout scope %q", scope)

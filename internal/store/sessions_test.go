@@ -8,22 +8,22 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
-func session(id, userID string, at time.Time) auth.Session {
-	return auth.Session{ID: id, UserID: userID, CreatedAt: at, RefreshedAt: at, AAL: "aal1",
-		AMR: []auth.AMREntry{{Method: "otp", Timestamp: at.Unix()}}}
+func session(id, userID string, at time.Time) staff.Session {
+	return staff.Session{ID: id, UserID: userID, CreatedAt: at, RefreshedAt: at, AAL: "aal1",
+		AMR: []staff.AMREntry{{Method: "otp", Timestamp: at.Unix()}}}
 }
 
 func testRefresh(t *testing.T, engine storetest.Engine) {
 	db := engine.New(t)
 	ctx := context.Background()
-	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	ada := member("00000000-0000-4000-8000-000000000001", "ada@studio.test")
 	mustAddUser(t, db, ada)
 	s := session("10000000-0000-4000-8000-000000000001", ada.ID, t0)
-	if err := db.StartSession(ctx, s, "rt0", auth.AuditEntry{At: t0, Action: auth.ActionLogin}); err != nil {
+	if err := db.StartSession(ctx, s, "rt0", staff.AuditEntry{At: t0, Action: staff.ActionLogin}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.FindSession(ctx, s.ID)
@@ -45,11 +45,11 @@ func testRefresh(t *testing.T, engine storetest.Engine) {
 		want     error
 	}{
 		{"rotate", "rt0", "rt1", t0.Add(time.Minute), nil},
-		{"unknown token", "nope", "x", t0.Add(time.Minute), auth.ErrRefreshTokenNotFound},
+		{"unknown token", "nope", "x", t0.Add(time.Minute), staff.ErrRefreshTokenNotFound},
 		{"reuse within grace gets a child", "rt0", "rt1b", t0.Add(time.Minute + 5*time.Second), nil},
 		{"the new token rotates", "rt1", "rt2", t0.Add(2 * time.Minute), nil},
-		{"reuse after grace ends the session", "rt0", "rt3", t0.Add(3 * time.Minute), auth.ErrRefreshTokenReused},
-		{"then every token of it is gone", "rt2", "rt4", t0.Add(3 * time.Minute), auth.ErrRefreshTokenNotFound},
+		{"reuse after grace ends the session", "rt0", "rt3", t0.Add(3 * time.Minute), staff.ErrRefreshTokenReused},
+		{"then every token of it is gone", "rt2", "rt4", t0.Add(3 * time.Minute), staff.ErrRefreshTokenNotFound},
 	}
 	for _, st := range steps {
 		sess, user, err := db.RefreshSession(ctx, st.old, st.new, st.at, grace, anySession)
@@ -60,22 +60,22 @@ func testRefresh(t *testing.T, engine storetest.Engine) {
 			t.Errorf("%s: session %+v user %+v", st.name, sess, user)
 		}
 	}
-	if _, err := db.FindSession(ctx, s.ID); !errors.Is(err, auth.ErrSessionNotFound) {
+	if _, err := db.FindSession(ctx, s.ID); !errors.Is(err, staff.ErrSessionNotFound) {
 		t.Errorf("after reuse FindSession err = %v, want ErrSessionNotFound", err)
 	}
 }
 
 func testEndSessions(t *testing.T, engine storetest.Engine) {
 	ctx := context.Background()
-	ada := staff("00000000-0000-4000-8000-000000000001", "ada@studio.test")
-	bob := staff("00000000-0000-4000-8000-000000000002", "bob@studio.test")
+	ada := member("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	bob := member("00000000-0000-4000-8000-000000000002", "bob@studio.test")
 	tests := []struct {
-		scope auth.LogoutScope
+		scope staff.LogoutScope
 		want  []string // ada's sessions left, of a, b, c (signing out from b); bob's stays
 	}{
-		{auth.ScopeLocal, []string{"a", "c"}},
-		{auth.ScopeOthers, []string{"b"}},
-		{auth.ScopeGlobal, nil},
+		{staff.ScopeLocal, []string{"a", "c"}},
+		{staff.ScopeOthers, []string{"b"}},
+		{staff.ScopeGlobal, nil},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.scope), func(t *testing.T) {
@@ -83,21 +83,21 @@ func testEndSessions(t *testing.T, engine storetest.Engine) {
 			mustAddUser(t, db, ada)
 			mustAddUser(t, db, bob)
 			for _, id := range []string{"a", "b", "c"} {
-				if err := db.StartSession(ctx, session(id, ada.ID, t0), "rt-"+id, auth.AuditEntry{}); err != nil {
+				if err := db.StartSession(ctx, session(id, ada.ID, t0), "rt-"+id, staff.AuditEntry{}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := db.StartSession(ctx, session("bob1", bob.ID, t0), "rt-bob", auth.AuditEntry{}); err != nil {
+			if err := db.StartSession(ctx, session("bob1", bob.ID, t0), "rt-bob", staff.AuditEntry{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := db.EndSessions(ctx, ada.ID, "b", tt.scope, auth.AuditEntry{At: t0, Action: auth.ActionLogout}); err != nil {
+			if err := db.EndSessions(ctx, ada.ID, "b", tt.scope, staff.AuditEntry{At: t0, Action: staff.ActionLogout}); err != nil {
 				t.Fatal(err)
 			}
 			var left []string
 			for _, id := range []string{"a", "b", "c"} {
 				if _, err := db.FindSession(ctx, id); err == nil {
 					left = append(left, id)
-				} else if _, _, err := db.RefreshSession(ctx, "rt-"+id, "new-"+id, t0, time.Second, anySession); !errors.Is(err, auth.ErrRefreshTokenNotFound) {
+				} else if _, _, err := db.RefreshSession(ctx, "rt-"+id, "new-"+id, t0, time.Second, anySession); !errors.Is(err, staff.ErrRefreshTokenNotFound) {
 					t.Errorf("refresh token of ended session %s: err = %v", id, err)
 				}
 			}
@@ -112,4 +112,4 @@ func testEndSessions(t *testing.T, engine storetest.Engine) {
 }
 
 // anySession is RefreshSession's check that lets every session refresh.
-func anySession(auth.Session) error { return nil }
+func anySession(staff.Session) error { return nil }

@@ -3,15 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
-
-	"studio/internal/auth"
+	"studio/internal/staff"
 )
 
 // The keys that sign access tokens (package auth).
 
 // EnsureSigningKey implements auth.Store. Servers starting at once against
 // one PostgreSQL take turns, so only the first one's candidate is kept.
-func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([]auth.SigningKey, error) {
+func (s *DB) EnsureSigningKey(ctx context.Context, candidate staff.SigningKey) ([]staff.SigningKey, error) {
 	var keys signingKeys
 	err := s.write(ctx, "ensure signing key", func(ctx context.Context, tx *sql.Tx) error {
 		if s.d.lockMigrations != "" {
@@ -35,18 +34,18 @@ func (s *DB) EnsureSigningKey(ctx context.Context, candidate auth.SigningKey) ([
 
 // AddSigningKey stores a new signing key; being the newest, it signs from
 // the next time the servers read the keys.
-func (s *DB) AddSigningKey(ctx context.Context, k auth.SigningKey) error {
+func (s *DB) AddSigningKey(ctx context.Context, k staff.SigningKey) error {
 	return s.write(ctx, "add signing key", func(ctx context.Context, tx *sql.Tx) error { return s.insertSigningKey(ctx, tx, k) })
 }
 
-func (s *DB) insertSigningKey(ctx context.Context, tx *sql.Tx, k auth.SigningKey) error {
+func (s *DB) insertSigningKey(ctx context.Context, tx *sql.Tx, k staff.SigningKey) error {
 	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_signing_keys (kid, algorithm, private_key, created_at)
 		VALUES (?, ?, ?, ?)`), k.KID, k.Algorithm, k.PrivateKey, s.d.timeArg(k.CreatedAt))
 	return err
 }
 
 // ListSigningKeys returns every signing key, newest first.
-func (s *DB) ListSigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
+func (s *DB) ListSigningKeys(ctx context.Context) ([]staff.SigningKey, error) {
 	var keys signingKeys
 	err := s.query(ctx, "list signing keys", signingKeysQuery, nil, keys.scan(s))
 	return keys, err
@@ -56,11 +55,11 @@ func (s *DB) ListSigningKeys(ctx context.Context) ([]auth.SigningKey, error) {
 const signingKeysQuery = `SELECT kid, algorithm, private_key, created_at FROM auth_signing_keys ORDER BY created_at DESC, kid`
 
 // signingKeys gathers the rows of signingKeysQuery.
-type signingKeys []auth.SigningKey
+type signingKeys []staff.SigningKey
 
 func (keys *signingKeys) scan(s *DB) func(*sql.Rows) error {
 	return func(rows *sql.Rows) error {
-		var k auth.SigningKey
+		var k staff.SigningKey
 		if err := rows.Scan(&k.KID, &k.Algorithm, &k.PrivateKey, s.d.timeDest(&k.CreatedAt)); err != nil {
 			return err
 		}

@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"studio/internal/staff"
 	"time"
-
-	"studio/internal/auth"
 )
 
 // Staff (package auth's users): the people who may sign in.
 
 // CreateUser adds a member of staff; auth.ErrExists when the address (or
 // the phone number) is already one's.
-func (s *DB) CreateUser(ctx context.Context, u auth.User, audit auth.AuditEntry) error {
+func (s *DB) CreateUser(ctx context.Context, u staff.User, audit staff.AuditEntry) error {
 	var created bool
 	err := s.write(ctx, "insert user", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
@@ -25,14 +24,14 @@ func (s *DB) CreateUser(ctx context.Context, u auth.User, audit auth.AuditEntry)
 		return s.audit(ctx, tx, audit)
 	})
 	if err == nil && !created {
-		return fmt.Errorf("insert user %s: %w", u.Email, auth.ErrExists)
+		return fmt.Errorf("insert user %s: %w", u.Email, staff.ErrExists)
 	}
 	return err
 }
 
 // insertUser adds u in tx; false when the address or the phone number is
 // someone's already.
-func (s *DB) insertUser(ctx context.Context, tx *sql.Tx, u auth.User) (bool, error) {
+func (s *DB) insertUser(ctx context.Context, tx *sql.Tx, u staff.User) (bool, error) {
 	meta, err := json.Marshal(nonNilMap(u.UserMetadata))
 	if err != nil {
 		return false, err
@@ -48,8 +47,8 @@ func (s *DB) insertUser(ctx context.Context, tx *sql.Tx, u auth.User) (bool, err
 }
 
 // ListUsers returns every member of staff, by address.
-func (s *DB) ListUsers(ctx context.Context) ([]auth.User, error) {
-	var out []auth.User
+func (s *DB) ListUsers(ctx context.Context) ([]staff.User, error) {
+	var out []staff.User
 	err := s.query(ctx, "list users", `SELECT `+userColumns+` FROM auth_users ORDER BY email`, nil,
 		func(rows *sql.Rows) error {
 			u, err := s.scanUser(rows)
@@ -62,8 +61,8 @@ func (s *DB) ListUsers(ctx context.Context) ([]auth.User, error) {
 // RemoveUser removes the member of staff with the address and, with them,
 // every session, refresh token and code they had: their access tokens stop
 // working at once. auth.ErrNotFound when no one has the address.
-func (s *DB) RemoveUser(ctx context.Context, email string, audit auth.AuditEntry) (auth.User, error) {
-	var u auth.User
+func (s *DB) RemoveUser(ctx context.Context, email string, audit staff.AuditEntry) (staff.User, error) {
+	var u staff.User
 	err := s.write(ctx, "remove user", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if u, err = s.scanUser(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE email = ?`), email)); err != nil {
@@ -89,18 +88,18 @@ func (s *DB) RemoveUser(ctx context.Context, email string, audit auth.AuditEntry
 		return s.audit(ctx, tx, audit)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return u, fmt.Errorf("remove user %s: %w", email, auth.ErrNotFound)
+		return u, fmt.Errorf("remove user %s: %w", email, staff.ErrNotFound)
 	}
 	return u, err
 }
 
 // FindUserByEmail implements auth.Store.
-func (s *DB) FindUserByEmail(ctx context.Context, email string) (auth.User, error) {
+func (s *DB) FindUserByEmail(ctx context.Context, email string) (staff.User, error) {
 	return s.findUser(ctx, "find user by e-mail", `email = ?`, email)
 }
 
 // FindUserByID implements auth.Store.
-func (s *DB) FindUserByID(ctx context.Context, id string) (auth.User, error) {
+func (s *DB) FindUserByID(ctx context.Context, id string) (staff.User, error) {
 	return s.findUser(ctx, "find user", `id = ?`, id)
 }
 
@@ -108,7 +107,7 @@ const userColumns = `id, email, user_metadata, created_at, updated_at, email_con
 
 // userWhere reads the user that where (a condition of this package, with
 // arg) selects, with their factors and identities; sql.ErrNoRows for no one.
-func (s *DB) userWhere(ctx context.Context, q queryer, where string, arg any) (auth.User, error) {
+func (s *DB) userWhere(ctx context.Context, q queryer, where string, arg any) (staff.User, error) {
 	u, err := s.scanUser(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+userColumns+` FROM auth_users WHERE `+where), arg))
 	if err == nil {
 		u.Factors, err = s.userFactors(ctx, q, u.ID)
@@ -119,14 +118,14 @@ func (s *DB) userWhere(ctx context.Context, q queryer, where string, arg any) (a
 	return u, err
 }
 
-func (s *DB) findUser(ctx context.Context, op, where string, arg any) (auth.User, error) {
-	var u auth.User
+func (s *DB) findUser(ctx context.Context, op, where string, arg any) (staff.User, error) {
+	var u staff.User
 	err := s.guard(ctx, op, false, true, func(ctx context.Context) error {
 		var err error
 		u, err = s.userWhere(ctx, s.db, where, arg)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return auth.ErrNotFound
+			return staff.ErrNotFound
 		case err != nil:
 			return s.fail(op, err)
 		}
@@ -135,8 +134,8 @@ func (s *DB) findUser(ctx context.Context, op, where string, arg any) (auth.User
 	return u, err
 }
 
-func (s *DB) scanUser(row scanner) (auth.User, error) {
-	var u auth.User
+func (s *DB) scanUser(row scanner) (staff.User, error) {
+	var u staff.User
 	var meta string
 	err := row.Scan(&u.ID, &u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt),
 		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt), &u.Phone)
@@ -181,7 +180,7 @@ func (s *DB) UpdateUserMetadata(ctx context.Context, userID string, meta map[str
 		return err
 	})
 	if err == nil && !found {
-		return auth.ErrNotFound
+		return staff.ErrNotFound
 	}
 	return err
 }

@@ -7,9 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"strings"
+	"studio/internal/staff"
 	"time"
-
-	"studio/internal/auth"
 )
 
 // Passkeys (package auth's webauthn factors): the credential of each, and
@@ -21,8 +20,8 @@ const webauthnCredentialColumns = `factor_id, credential_id, public_key, sign_co
 var b64 = base64.RawURLEncoding
 
 // scanWebAuthnCredential reads the webauthnCredentialColumns of row.
-func (s *DB) scanWebAuthnCredential(row scanner) (auth.WebAuthnCredential, error) {
-	var c auth.WebAuthnCredential
+func (s *DB) scanWebAuthnCredential(row scanner) (staff.WebAuthnCredential, error) {
+	var c staff.WebAuthnCredential
 	var id, key, aaguid, transports string
 	var count int64
 	var flags int
@@ -45,8 +44,8 @@ func (s *DB) scanWebAuthnCredential(row scanner) (auth.WebAuthnCredential, error
 }
 
 // WebAuthnCredentials implements auth.WebAuthnStore.
-func (s *DB) WebAuthnCredentials(ctx context.Context, userID string) ([]auth.WebAuthnCredential, error) {
-	var out []auth.WebAuthnCredential
+func (s *DB) WebAuthnCredentials(ctx context.Context, userID string) ([]staff.WebAuthnCredential, error) {
+	var out []staff.WebAuthnCredential
 	err := s.query(ctx, "read passkeys", `SELECT c.`+strings.ReplaceAll(webauthnCredentialColumns, ", ", ", c.")+`
 		FROM auth_mfa_webauthn_credentials c JOIN auth_mfa_factors f ON f.id = c.factor_id
 		WHERE f.user_id = ? ORDER BY c.created_at`, []any{userID}, func(rows *sql.Rows) error {
@@ -58,7 +57,7 @@ func (s *DB) WebAuthnCredentials(ctx context.Context, userID string) ([]auth.Web
 }
 
 // CreateWebAuthnChallenge implements auth.WebAuthnStore.
-func (s *DB) CreateWebAuthnChallenge(ctx context.Context, c auth.Challenge, ceremony string) error {
+func (s *DB) CreateWebAuthnChallenge(ctx context.Context, c staff.Challenge, ceremony string) error {
 	var found bool
 	err := s.write(ctx, "create webauthn challenge", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
@@ -69,7 +68,7 @@ func (s *DB) CreateWebAuthnChallenge(ctx context.Context, c auth.Challenge, cere
 		return err
 	})
 	if err == nil && !found {
-		return auth.ErrNotFound
+		return staff.ErrNotFound
 	}
 	return err
 }
@@ -78,11 +77,11 @@ func (s *DB) CreateWebAuthnChallenge(ctx context.Context, c auth.Challenge, cere
 // for a TOTP code: the factor's row is read first and FOR UPDATE, so that
 // the verifications of one passkey run one after the other (two assertions
 // never both pass the same signature counter).
-func (s *DB) VerifyWebAuthnFactor(ctx context.Context, v auth.WebAuthnVerification) (auth.Session, auth.User, error) {
-	return s.verifyFactor(ctx, "verify webauthn factor", v.FactorVerification, func(ctx context.Context, tx *sql.Tx) (auth.FactorDecision, error) {
+func (s *DB) VerifyWebAuthnFactor(ctx context.Context, v staff.WebAuthnVerification) (staff.Session, staff.User, error) {
+	return s.verifyFactor(ctx, "verify webauthn factor", v.FactorVerification, func(ctx context.Context, tx *sql.Tx) (staff.FactorDecision, error) {
 		a, err := s.webauthnAttempt(ctx, tx, v.FactorVerification)
 		if err != nil {
-			return auth.FactorDecision{}, err
+			return staff.FactorDecision{}, err
 		}
 		d, cred, err := v.Decide(a)
 		if err != nil || cred == nil {
@@ -93,7 +92,7 @@ func (s *DB) VerifyWebAuthnFactor(ctx context.Context, v auth.WebAuthnVerificati
 			return d, err
 		}
 		if taken {
-			d = v.Refuse(auth.ErrWebAuthnCredentialTaken)
+			d = v.Refuse(staff.ErrWebAuthnCredentialTaken)
 		}
 		return d, nil
 	})
@@ -101,9 +100,9 @@ func (s *DB) VerifyWebAuthnFactor(ctx context.Context, v auth.WebAuthnVerificati
 
 // webauthnAttempt reads v's FactorAttempt and, when it found the challenge,
 // the challenge's ceremony and the factor's credential.
-func (s *DB) webauthnAttempt(ctx context.Context, tx *sql.Tx, v auth.FactorVerification) (auth.WebAuthnAttempt, error) {
+func (s *DB) webauthnAttempt(ctx context.Context, tx *sql.Tx, v staff.FactorVerification) (staff.WebAuthnAttempt, error) {
 	fa, err := s.factorAttempt(ctx, tx, v)
-	a := auth.WebAuthnAttempt{FactorAttempt: fa}
+	a := staff.WebAuthnAttempt{FactorAttempt: fa}
 	if err != nil || fa.Challenge == nil {
 		return a, err
 	}
@@ -126,7 +125,7 @@ func (s *DB) webauthnAttempt(ctx context.Context, tx *sql.Tx, v auth.FactorVerif
 // saveWebAuthnCredential stores c: a new credential (registered), which
 // another factor may hold already (taken; nothing is written), or the new
 // signature counter and flags of an assertion at now.
-func (s *DB) saveWebAuthnCredential(ctx context.Context, tx *sql.Tx, c auth.WebAuthnCredential, registered bool, now time.Time) (taken bool, err error) {
+func (s *DB) saveWebAuthnCredential(ctx context.Context, tx *sql.Tx, c staff.WebAuthnCredential, registered bool, now time.Time) (taken bool, err error) {
 	if !registered {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_mfa_webauthn_credentials SET sign_count = ?, flags = ?, used_at = ?
 			WHERE factor_id = ?`), int64(c.SignCount), int(c.Flags), s.d.timeArg(now), c.FactorID)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/auth"
+	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -49,15 +50,15 @@ func SignIn(tb testing.TB, db *store.DB, svc *auth.Service, email string) string
 	tb.Helper()
 	ctx := context.Background()
 	now := time.Now()
-	u := auth.User{ID: uuid.NewString(), Email: email, CreatedAt: now, UpdatedAt: now}
-	if err := db.CreateUser(ctx, u, auth.AuditEntry{At: now, Action: auth.ActionStaffAdded, Email: email}); err != nil {
+	u := staff.User{ID: uuid.NewString(), Email: email, CreatedAt: now, UpdatedAt: now}
+	if err := db.CreateUser(ctx, u, staff.AuditEntry{At: now, Action: staff.ActionStaffAdded, Email: email}); err != nil {
 		tb.Fatal(err)
 	}
-	code, _, c, err := auth.NewCode(u.ID, auth.PurposeSignIn, now, time.Minute)
+	code, _, c, err := staff.NewCode(u.ID, staff.PurposeSignIn, now, time.Minute)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := db.CreateCode(ctx, c, auth.AuditEntry{At: now, Action: auth.ActionCodeCLIPrinted, Email: email}); err != nil {
+	if err := db.CreateCode(ctx, c, staff.AuditEntry{At: now, Action: staff.ActionCodeCLIPrinted, Email: email}); err != nil {
 		tb.Fatal(err)
 	}
 	w := httptest.NewRecorder()
@@ -81,7 +82,7 @@ func SignOut(tb testing.TB, db *store.DB, email string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := db.EndSessions(ctx, u.ID, "", auth.ScopeGlobal, auth.AuditEntry{At: time.Now(), Action: auth.ActionLogout}); err != nil {
+	if err := db.EndSessions(ctx, u.ID, "", staff.ScopeGlobal, staff.AuditEntry{At: time.Now(), Action: staff.ActionLogout}); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -1,13 +1,11 @@
-// Package auth is the staff sign-in service mounted at /auth/v1. It keeps the
-// wire contract of Supabase Auth (GoTrue), so that the official
-// @supabase/supabase-js client works against it unchanged: staff ask for a
-// one-time code by e-mail (POST /otp), trade it for a session (POST /verify),
-// and keep the session alive with rotating refresh tokens (POST /token).
-// Access tokens are ES256 JWTs whose public keys are served as a JWKS.
-//
-// There is no public sign-up: only the people added with "studio staff add"
-// can sign in. This file holds the nouns the service and the store share.
-package auth
+// Package staff holds the nouns of staff sign-in: the member of staff (User),
+// their sessions, one-time codes, second factors, federated identities and
+// providers, the signing keys, the audit log, their Store interface and the
+// errors it returns. The store implements Store; the protocols (auth's
+// /auth/v1 handlers, rest, realtime, storage) use these nouns, so the store
+// never imports a protocol nor what a protocol needs (SAML, OIDC, WebAuthn
+// libraries).
+package staff
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package auth
+package staff
 
 import (
 	"crypto/rand"
@@ -24,10 +24,10 @@ const (
 // NewCode makes a one-time sign-in code for the user: the code to type, the
 // token_hash the mailed link carries, and what the store keeps of both.
 func NewCode(userID, purpose string, now time.Time, expiry time.Duration) (code, tokenHash string, c Code, err error) {
-	if code, err = newCodeDigits(); err != nil {
+	if code, err = NewCodeDigits(); err != nil {
 		return "", "", Code{}, err
 	}
-	if tokenHash, err = randomToken(); err != nil {
+	if tokenHash, err = RandomToken(); err != nil {
 		return "", "", Code{}, fmt.Errorf("new code: %w", err)
 	}
 	c = Code{UserID: userID, Purpose: purpose, CodeHash: CodeHash(userID, code), LinkHash: LinkHash(tokenHash),
@@ -35,8 +35,8 @@ func NewCode(userID, purpose string, now time.Time, expiry time.Duration) (code,
 	return code, tokenHash, c, nil
 }
 
-// newCodeDigits returns CodeDigits random digits.
-func newCodeDigits() (string, error) {
+// NewCodeDigits returns CodeDigits random digits.
+func NewCodeDigits() (string, error) {
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
 	if err != nil {
 		return "", fmt.Errorf("new code: %w", err)
@@ -45,9 +45,10 @@ func newCodeDigits() (string, error) {
 }
 
 // NewRefreshToken returns a new refresh token: 256 random bits.
-func NewRefreshToken() (string, error) { return randomToken() }
+func NewRefreshToken() (string, error) { return RandomToken() }
 
-func randomToken() (string, error) {
+// RandomToken returns 256 random bits, base64url-encoded: a token no one can guess.
+func RandomToken() (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
@@ -57,18 +58,20 @@ func randomToken() (string, error) {
 
 // CodeHash is what the store keeps of a user's code. The user's id is part
 // of it, so equal codes of two people hash differently.
-func CodeHash(userID, code string) string { return hashOf("code", userID, code) }
+func CodeHash(userID, code string) string { return Hash("code", userID, code) }
 
 // LinkHash is what the store keeps of a link's token_hash.
-func LinkHash(tokenHash string) string { return hashOf("link", tokenHash) }
+func LinkHash(tokenHash string) string { return Hash("link", tokenHash) }
 
 // RefreshHash is what the store keeps of a refresh token.
-func RefreshHash(token string) string { return hashOf("refresh", token) }
+func RefreshHash(token string) string { return Hash("refresh", token) }
 
 // AddressHash names an e-mail address in the per-address send limit.
-func AddressHash(email string) string { return hashOf("address", email) }
+func AddressHash(email string) string { return Hash("address", email) }
 
-func hashOf(label string, parts ...string) string {
+// Hash is the hex SHA-256 of label and parts, each part after a zero byte:
+// what the store keeps in place of a secret (a code, a token, a state).
+func Hash(label string, parts ...string) string {
 	h := sha256.New()
 	h.Write([]byte(label))
 	for _, p := range parts {
@@ -79,10 +82,10 @@ func hashOf(label string, parts ...string) string {
 }
 
 // PhoneHash names a phone number in the per-recipient send limit.
-func PhoneHash(phone string) string { return hashOf("phone", phone) }
+func PhoneHash(phone string) string { return Hash("phone", phone) }
 
 // ChallengeCodeHash is what the store keeps of the code a phone factor's
 // challenge sent.
 func ChallengeCodeHash(challengeID, code string) string {
-	return hashOf("challenge code", challengeID, code)
+	return Hash("challenge code", challengeID, code)
 }

@@ -1,10 +1,11 @@
-package auth
+package staff
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"studio/internal/notify"
@@ -183,3 +184,12 @@ const (
 	ActionIdentityLinked   = "identity_linked"
 	ActionIdentityUnlinked = "identity_unlinked"
 )
+
+// emailDomain is the lower-case domain of an address, "" when it has none.
+func emailDomain(email string) string {
+	at := strings.LastIndexByte(email, '@')
+	if at < 0 {
+		return ""
+	}
+	return strings.ToLower(strings.TrimSpace(email[at+1:]))
+}
