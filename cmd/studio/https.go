@@ -18,8 +18,8 @@ import (
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
 
-	"studio/internal/auth"
 	"studio/internal/redirect"
+	"studio/internal/secretkey"
 	"studio/internal/server"
 	"studio/internal/store"
 )
@@ -54,7 +54,7 @@ func (c httpsConfig) enabled() bool { return c.certFile != "" || c.keyFile != ""
 // options returns what server.Serve needs to speak HTTPS on mainAddr, with
 // the plain-HTTP listener opened; no options when HTTPS is off. The ACME
 // keys are kept in db, sealed with secrets.
-func (c httpsConfig) options(db *store.DB, secrets *auth.SecretKey, mainAddr string, logger *slog.Logger) (server.Options, error) {
+func (c httpsConfig) options(db *store.DB, secrets *secretkey.SecretKey, mainAddr string, logger *slog.Logger) (server.Options, error) {
 	var opts server.Options
 	if !c.enabled() {
 		return opts, nil
@@ -182,7 +182,7 @@ func domainHosts(domains []string) func(host string) bool {
 // "studio keys seal".
 type storeCertCache struct {
 	db      *store.DB
-	secrets *auth.SecretKey
+	secrets *secretkey.SecretKey
 	logger  *slog.Logger
 }
 
@@ -191,7 +191,7 @@ func (c storeCertCache) Get(ctx context.Context, key string) ([]byte, error) {
 	if errors.Is(err, store.ErrCacheMiss) {
 		return nil, autocert.ErrCacheMiss
 	}
-	if err != nil || !auth.IsSealed(data) {
+	if err != nil || !secretkey.IsSealed(data) {
 		return data, err
 	}
 	plain, err := c.secrets.Open(data, acmeCacheLabel(key))
@@ -230,7 +230,7 @@ func acmeCacheLabel(key string) string { return "acme cache " + key }
 // sealACMECache seals every ACME cache entry that holds a private key and is
 // stored in clear; with unseal, it stores every sealed one in clear again.
 // It returns the keys of the entries it changed.
-func sealACMECache(ctx context.Context, db *store.DB, secrets *auth.SecretKey, unseal bool) (changed []string, err error) {
+func sealACMECache(ctx context.Context, db *store.DB, secrets *secretkey.SecretKey, unseal bool) (changed []string, err error) {
 	keys, err := db.CacheKeys(ctx)
 	if err != nil {
 		return nil, err
@@ -243,7 +243,7 @@ func sealACMECache(ctx context.Context, db *store.DB, secrets *auth.SecretKey, u
 		if err != nil {
 			return changed, err
 		}
-		if !holdsPrivateKey(key) || auth.IsSealed(data) != unseal {
+		if !holdsPrivateKey(key) || secretkey.IsSealed(data) != unseal {
 			continue
 		}
 		var next []byte
@@ -269,7 +269,7 @@ func sealACMECache(ctx context.Context, db *store.DB, secrets *auth.SecretKey, u
 // dropUnreadableACME removes the ACME cache entries that do not open with
 // secrets (its secret key was lost): autocert then asks the CA again. It
 // returns their keys.
-func dropUnreadableACME(ctx context.Context, db *store.DB, secrets *auth.SecretKey) (dropped []string, err error) {
+func dropUnreadableACME(ctx context.Context, db *store.DB, secrets *secretkey.SecretKey) (dropped []string, err error) {
 	keys, err := db.CacheKeys(ctx)
 	if err != nil {
 		return nil, err
@@ -282,7 +282,7 @@ func dropUnreadableACME(ctx context.Context, db *store.DB, secrets *auth.SecretK
 		if err != nil {
 			return dropped, err
 		}
-		if !auth.IsSealed(data) {
+		if !secretkey.IsSealed(data) {
 			continue
 		}
 		if _, err := secrets.Open(data, acmeCacheLabel(key)); err == nil {

@@ -31,7 +31,7 @@ import (
 	pebblewfe "github.com/letsencrypt/pebble/v2/wfe"
 	"github.com/miekg/dns"
 
-	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/store"
 )
 
@@ -275,7 +275,7 @@ func TestHTTPSFromACME(t *testing.T) {
 		if err != nil || len(entry) == 0 {
 			t.Fatalf("%s is not in the store: %v", key, err)
 		}
-		if !auth.IsSealed(entry) || bytes.Contains(entry, []byte("PRIVATE KEY")) {
+		if !secretkey.IsSealed(entry) || bytes.Contains(entry, []byte("PRIVATE KEY")) {
 			t.Errorf("%s is stored in clear: %.60q", key, entry)
 		}
 	}

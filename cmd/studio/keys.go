@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/store"
 )
 
@@ -20,7 +21,7 @@ var keysPrintAnonCommand = keysCommand("keys print-anon",
 		"It is public and grants nothing beyond what a visitor may do. Creates the\n"+
 		"signing key in the store when there is none yet.",
 	createKey,
-	func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
+	func(ctx context.Context, db *store.DB, key *secretkey.SecretKey, stdout io.Writer) error {
 		keys, err := auth.LoadKeys(ctx, db, key, time.Now())
 		if err != nil {
 			return err
@@ -53,7 +54,7 @@ var keysRotateCommand = command{
 			if err != nil || d < time.Minute {
 				return fmt.Errorf("--jwt-expiry %q: want a duration of at least 1m, like 1h", expiry)
 			}
-			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *auth.SecretKey) error {
+			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *secretkey.SecretKey) error {
 				if _, err := auth.LoadKeys(ctx, db, key, time.Now()); err != nil { // the first key, if none yet
 					return err
 				}
@@ -96,7 +97,7 @@ func sealCommand(unseal bool) command {
 			"stored in clear"
 	}
 	return keysCommand(name, summary, description, readKey,
-		func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
+		func(ctx context.Context, db *store.DB, key *secretkey.SecretKey, stdout io.Writer) error {
 			kids, err := auth.SealSigningKeys(ctx, db, key, unseal)
 			for _, kid := range kids {
 				fmt.Fprintf(stdout, "%s signing key %s\n", verb, kid)
@@ -124,7 +125,7 @@ var keysDropUnreadableCommand = keysCommand("keys drop-unreadable",
 		"per person with studio staff reset-mfa. Run it with the key the servers now have: it becomes the\n"+
 		"store's secret key, and a server or command given another one refuses to seal anything.",
 	claimKey,
-	func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error {
+	func(ctx context.Context, db *store.DB, key *secretkey.SecretKey, stdout io.Writer) error {
 		kids, err := auth.DropUnreadableSigningKeys(ctx, db, key)
 		for _, kid := range kids {
 			fmt.Fprintf(stdout, "removed signing key %s\n", kid)
@@ -142,7 +143,7 @@ var keysDropUnreadableCommand = keysCommand("keys drop-unreadable",
 		if len(kids)+len(entries) == 0 {
 			fmt.Fprintf(stdout, "nothing to remove: every key opens with secret key %s\n", key.ID())
 		}
-		return auth.ClaimSecretKey(ctx, db, key)
+		return secretkey.ClaimSecretKey(ctx, db, key)
 	})
 
 // keyMode is how a keys command takes the secret key.
@@ -157,7 +158,7 @@ const (
 // keysCommand is a command without flags of its own that works on the
 // store with the secret key (withSecretKey).
 func keysCommand(name, summary, description string, mode keyMode,
-	run func(ctx context.Context, db *store.DB, key *auth.SecretKey, stdout io.Writer) error) command {
+	run func(ctx context.Context, db *store.DB, key *secretkey.SecretKey, stdout io.Writer) error) command {
 	return command{name: name, summary: summary, description: description,
 		setup: func(fs *flag.FlagSet, env func(string) string) action {
 			cfg := storeFlags(fs, env)
@@ -166,7 +167,7 @@ func keysCommand(name, summary, description string, mode keyMode,
 				if err := noArgs(fs, stderr); err != nil {
 					return err
 				}
-				return withKey(ctx, *cfg, *secrets, mode == createKey, mode != claimKey, stderr, func(db *store.DB, key *auth.SecretKey) error {
+				return withKey(ctx, *cfg, *secrets, mode == createKey, mode != claimKey, stderr, func(db *store.DB, key *secretkey.SecretKey) error {
 					return run(ctx, db, key, stdout)
 				})
 			}
@@ -182,14 +183,14 @@ func keysCommand(name, summary, description string, mode keyMode,
 // secrets are sealed with is refused before f runs (auth.CheckSecretKey):
 // it would seal what no server can open.
 func withSecretKey(ctx context.Context, cfg store.Config, secrets secretKeyConfig, create bool, stderr io.Writer,
-	f func(*store.DB, *auth.SecretKey) error) error {
+	f func(*store.DB, *secretkey.SecretKey) error) error {
 	return withKey(ctx, cfg, secrets, create, true, stderr, f)
 }
 
 // withKey is withSecretKey; without check, the key is not compared with
 // the store's (keys drop-unreadable, which makes it the store's).
 func withKey(ctx context.Context, cfg store.Config, secrets secretKeyConfig, create, check bool, stderr io.Writer,
-	f func(*store.DB, *auth.SecretKey) error) error {
+	f func(*store.DB, *secretkey.SecretKey) error) error {
 	open := withStore
 	if create {
 		open = withNewStore
@@ -200,7 +201,7 @@ func withKey(ctx context.Context, cfg store.Config, secrets secretKeyConfig, cre
 			return err
 		}
 		if check {
-			if err := auth.CheckSecretKey(ctx, db, key); err != nil {
+			if err := secretkey.CheckSecretKey(ctx, db, key); err != nil {
 				return err
 			}
 		}

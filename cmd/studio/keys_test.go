@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/acme/autocert"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -31,7 +32,7 @@ import (
 func TestKeysSealAndUnseal(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, auth.LegacyKeyFile), []byte(upgradeMFAKey+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, secretkey.LegacyKeyFile), []byte(upgradeMFAKey+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	der, accountPEM := newPrivateKey(t)
@@ -59,7 +60,7 @@ func TestKeysSealAndUnseal(t *testing.T) {
 		strings.Contains(stdout, "http-01") {
 		t.Fatalf("keys seal = %d %q %q", code, stdout, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, auth.SecretKeyFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, secretkey.SecretKeyFile)); err == nil {
 		t.Error("keys seal made secret.key beside the mfa.key it should use")
 	}
 	row, account, token := rawKeys(t, db)
@@ -68,7 +69,7 @@ func TestKeysSealAndUnseal(t *testing.T) {
 			t.Errorf("a sealed row holds the %s", name)
 		}
 	}
-	if !auth.IsSealed(row) || !auth.IsSealed(account) || string(token) != "token.thumbprint" {
+	if !secretkey.IsSealed(row) || !secretkey.IsSealed(account) || string(token) != "token.thumbprint" {
 		t.Errorf("after keys seal: signing key %.30q, account %.30q, http-01 answer %q", row, account, token)
 	}
 	if h := anonHeader(); !strings.Contains(h, legacy.KID) {
@@ -96,11 +97,11 @@ func TestKeysSealAndUnseal(t *testing.T) {
 	if code, _, _ := runCLI(t, nil, "keys", "print-anon", "--data", bare); code != 0 {
 		t.Fatal("print-anon on a new store")
 	}
-	check(t, os.Remove(filepath.Join(bare, auth.SecretKeyFile)))
+	check(t, os.Remove(filepath.Join(bare, secretkey.SecretKeyFile)))
 	if code, _, stderr := runCLI(t, nil, "keys", "seal", "--data", bare); code != 1 || !strings.Contains(stderr, "no secret.key") {
 		t.Errorf("keys seal without a key = %d %q", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(bare, auth.SecretKeyFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(bare, secretkey.SecretKeyFile)); err == nil {
 		t.Error("keys seal made a secret key")
 	}
 }
@@ -112,8 +113,8 @@ func TestKeysSealAndUnseal(t *testing.T) {
 func TestStoreCertCache(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.MustOpen(t, store.Config{DataDir: t.TempDir()})
-	secrets, _ := auth.NewRandomSecretKey()
-	other, _ := auth.NewRandomSecretKey()
+	secrets, _ := secretkey.NewRandomSecretKey()
+	other, _ := secretkey.NewRandomSecretKey()
 	cache := storeCertCache{db: db, secrets: secrets, logger: cliLogger(&bytes.Buffer{})}
 	_, certPEM := newPrivateKey(t)
 
@@ -125,7 +126,7 @@ func TestStoreCertCache(t *testing.T) {
 		wantSealed bool
 	}{{"studio.test", true}, {"token+http-01", false}, {"old.test", false}} {
 		raw, err := db.CacheGet(ctx, tt.key)
-		if err != nil || auth.IsSealed(raw) != tt.wantSealed {
+		if err != nil || secretkey.IsSealed(raw) != tt.wantSealed {
 			t.Errorf("%s stored %.30q, %v; want sealed %v", tt.key, raw, err, tt.wantSealed)
 		}
 		got, err := cache.Get(ctx, tt.key)
@@ -195,7 +196,7 @@ func TestKeysDropUnreadable(t *testing.T) {
 	if code, _, stderr := runCLI(t, nil, "keys", "print-anon", "--data", dir); code != 0 {
 		t.Fatal(stderr)
 	}
-	lost, _, err := auth.LoadSecretKey(dir)
+	lost, _, err := secretkey.LoadSecretKey(dir)
 	check(t, err)
 	db := storetest.MustOpen(t, store.Config{DataDir: dir})
 	_, certPEM := newPrivateKey(t)
@@ -210,7 +211,7 @@ func TestKeysDropUnreadable(t *testing.T) {
 	check(t, err)
 
 	// The key is lost: a new one is given.
-	check(t, os.WriteFile(filepath.Join(dir, auth.SecretKeyFile), []byte(upgradeMFAKey+"\n"), 0o600))
+	check(t, os.WriteFile(filepath.Join(dir, secretkey.SecretKeyFile), []byte(upgradeMFAKey+"\n"), 0o600))
 	if code, _, stderr := runCLI(t, nil, "keys", "print-anon", "--data", dir); code != 1 || !strings.Contains(stderr, "sealed with secret key") {
 		t.Fatalf("print-anon with a new secret key = %d %q", code, stderr)
 	}

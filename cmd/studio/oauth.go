@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store"
 )
@@ -63,7 +64,7 @@ var oauthAddCommand = command{
 			if spec.ClientSecret, err = clientSecret(spec.ClientSecret, secretFile, env); err != nil {
 				return err
 			}
-			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *auth.SecretKey) error {
+			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *secretkey.SecretKey) error {
 				now := time.Now().UTC()
 				p, err := auth.NewOIDCProvider(ctx, spec, key, now)
 				if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -81,7 +82,7 @@ func TestOAuthCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := auth.LoadSecretKey(dir)
+	key, _, err := secretkey.LoadSecretKey(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

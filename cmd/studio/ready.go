@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/server"
 	"studio/internal/store"
 )
@@ -48,7 +49,7 @@ func readyChecks(db *store.DB, signer *auth.Service) []server.ReadyCheck {
 				return nil
 			case errors.As(err, &none):
 				return none
-			case auth.IsKeyMismatch(err):
+			case secretkey.IsKeyMismatch(err):
 				return err
 			}
 			return errCannotSign

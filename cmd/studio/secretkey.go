@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"os"
 
-	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/store"
 )
 
@@ -23,7 +23,7 @@ type secretKeyConfig struct {
 func secretKeyFlags(fs *flag.FlagSet, env func(string) string) *secretKeyConfig {
 	var c secretKeyConfig
 	envString(fs, &c.key, "secret-key", "STUDIO_SECRET_KEY", "", "32-byte key (base64 or hex: openssl rand -base64 32) that seals the secrets in the store: TOTP secrets, signing keys, ACME keys; "+
-		"keep it outside --data and its backups. Empty: "+auth.SecretKeyFile+" in --data (else "+auth.LegacyKeyFile+" that earlier releases made), made on first start. "+
+		"keep it outside --data and its backups. Empty: "+secretkey.SecretKeyFile+" in --data (else "+secretkey.LegacyKeyFile+" that earlier releases made), made on first start. "+
 		"Several servers on one PostgreSQL must be given the same key", env)
 	envString(fs, &c.legacy, "mfa-key", "STUDIO_MFA_KEY", "", "former name of --secret-key, still read when --secret-key is empty", env)
 	return &c
@@ -37,19 +37,19 @@ func secretKeyFlags(fs *flag.FlagSet, env func(string) string) *secretKeyConfig 
 // that cannot be read (PostgreSQL down as a server starts) does not stop
 // the key being made, and the server checks it once it can
 // (auth.CheckSecretKey).
-func (c secretKeyConfig) load(ctx context.Context, st store.Config, db auth.KeyCheckStore, logger *slog.Logger, create bool) (*auth.SecretKey, error) {
+func (c secretKeyConfig) load(ctx context.Context, st store.Config, db secretkey.KeyCheckStore, logger *slog.Logger, create bool) (*secretkey.SecretKey, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if c.key != "" || c.legacy != "" {
 		return c.fromFlags()
 	}
-	k, path, err := auth.LoadSecretKey(st.DataDir)
+	k, path, err := secretkey.LoadSecretKey(st.DataDir)
 	if errors.Is(err, os.ErrNotExist) && db != nil {
-		ids, serr := auth.StoreKeyIDs(ctx, db)
+		ids, serr := secretkey.StoreKeyIDs(ctx, db)
 		if serr == nil && len(ids) > 0 {
-			return nil, &auth.KeyMismatchError{Store: ids,
-				Looked: fmt.Sprintf("no %s or %s in %s", auth.SecretKeyFile, auth.LegacyKeyFile, st.DataDir)}
+			return nil, &secretkey.KeyMismatchError{Store: ids,
+				Looked: fmt.Sprintf("no %s or %s in %s", secretkey.SecretKeyFile, secretkey.LegacyKeyFile, st.DataDir)}
 		}
 		if serr != nil {
 			logger.Warn("cannot read the store to see whether its secrets are sealed already", "err", serr)
@@ -57,7 +57,7 @@ func (c secretKeyConfig) load(ctx context.Context, st store.Config, db auth.KeyC
 	}
 	var created bool
 	if create && errors.Is(err, os.ErrNotExist) {
-		k, path, created, err = auth.LoadOrCreateSecretKey(st.DataDir)
+		k, path, created, err = secretkey.LoadOrCreateSecretKey(st.DataDir)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("secret key in --data: %w", err)
@@ -73,8 +73,8 @@ func (c secretKeyConfig) load(ctx context.Context, st store.Config, db auth.KeyC
 
 // fromFlags is --secret-key, else --mfa-key; both may be given only with
 // the same key.
-func (c secretKeyConfig) fromFlags() (*auth.SecretKey, error) {
-	var key, legacy *auth.SecretKey
+func (c secretKeyConfig) fromFlags() (*secretkey.SecretKey, error) {
+	var key, legacy *secretkey.SecretKey
 	var err error
 	if c.key != "" {
 		if key, err = parseKeyFlag("--secret-key", c.key); err != nil {
@@ -95,8 +95,8 @@ func (c secretKeyConfig) fromFlags() (*auth.SecretKey, error) {
 	return key, nil
 }
 
-func parseKeyFlag(name, value string) (*auth.SecretKey, error) {
-	k, err := auth.ParseSecretKey(value)
+func parseKeyFlag(name, value string) (*secretkey.SecretKey, error) {
+	k, err := secretkey.ParseSecretKey(value)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -29,7 +30,7 @@ func TestSecretKeySources(t *testing.T) {
 		keyD = "2f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100"
 	)
 	idOf := func(hex string) string {
-		k, err := auth.ParseSecretKey(hex)
+		k, err := secretkey.ParseSecretKey(hex)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func TestSecretKeyMadeOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		for range cap(ids) {
 			wg.Go(func() {
-				k, _, _, err := auth.LoadOrCreateSecretKey(dir)
+				k, _, _, err := secretkey.LoadOrCreateSecretKey(dir)
 				if err != nil {
 					t.Error(err)
 					ids <- ""
@@ -134,7 +135,7 @@ const (
 
 func keyID(t *testing.T, hex string) string {
 	t.Helper()
-	k, err := auth.ParseSecretKey(hex)
+	k, err := secretkey.ParseSecretKey(hex)
 	check(t, err)
 	return k.ID()
 }
@@ -193,8 +194,8 @@ func TestKeysPrintAnonWithoutTheServersKey(t *testing.T) {
 				t.Errorf("%s: %q does not name secret key %s", tt.name, msg, id)
 			}
 		}
-		if _, err := os.Stat(filepath.Join(dir, auth.SecretKeyFile)); err == nil {
-			t.Fatalf("%s: print-anon made %s beside the servers' store", tt.name, auth.SecretKeyFile)
+		if _, err := os.Stat(filepath.Join(dir, secretkey.SecretKeyFile)); err == nil {
+			t.Fatalf("%s: print-anon made %s beside the servers' store", tt.name, secretkey.SecretKeyFile)
 		}
 	}
 	// A server started so stops at once, as the commands do.
@@ -204,8 +205,8 @@ func TestKeysPrintAnonWithoutTheServersKey(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), keyID(t, serversKey)) || !strings.Contains(string(out), "--secret-key or STUDIO_SECRET_KEY") {
 		t.Errorf("serve without the key: %v %s; want it to stop naming the store's key", err, out)
 	}
-	if _, err := os.Stat(filepath.Join(dir, auth.SecretKeyFile)); err == nil {
-		t.Fatalf("serve made %s beside the servers' store", auth.SecretKeyFile)
+	if _, err := os.Stat(filepath.Join(dir, secretkey.SecretKeyFile)); err == nil {
+		t.Fatalf("serve made %s beside the servers' store", secretkey.SecretKeyFile)
 	}
 	db := storetest.MustOpen(t, store.Config{DataDir: dir})
 	if keys, err := db.ListSigningKeys(context.Background()); err != nil || len(keys) != 0 {
@@ -226,11 +227,11 @@ func TestKeysPrintAnonWithoutTheServersKey(t *testing.T) {
 // the server makes no key of its own.
 func TestSigningKeysOfAnotherSecretKey(t *testing.T) {
 	ctx := context.Background()
-	ours, err := auth.ParseSecretKey(serversKey)
+	ours, err := secretkey.ParseSecretKey(serversKey)
 	check(t, err)
-	theirs, err := auth.ParseSecretKey(otherKey)
+	theirs, err := secretkey.ParseSecretKey(otherKey)
 	check(t, err)
-	setup := func(t *testing.T, keys ...*auth.SecretKey) (dir string, kids []string) {
+	setup := func(t *testing.T, keys ...*secretkey.SecretKey) (dir string, kids []string) {
 		dir = t.TempDir()
 		if code, _, stderr := runCLI(t, nil, "staff", "add", "ada@studio.test", "--data", dir); code != 0 {
 			t.Fatal(stderr)

@@ -29,6 +29,7 @@ import (
 	"studio/internal/api"
 	"studio/internal/auth"
 	"studio/internal/ratelimit"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -65,7 +66,7 @@ type fixture struct {
 	clock *clock
 	ada   staff.User
 	// secrets is the service's secret key (Config.MFAKey).
-	secrets *auth.SecretKey
+	secrets *secretkey.SecretKey
 	// remoteAddr, when set, is the client address of the requests.
 	remoteAddr string
 	mu         sync.Mutex // for benchmarks that sign in from several goroutines
@@ -86,7 +87,7 @@ func newFixture(t testing.TB, engine storetest.Engine, tweak ...func(*auth.Confi
 		f(&cfg)
 	}
 	if cfg.MFAKey == nil {
-		key, err := auth.NewRandomSecretKey()
+		key, err := secretkey.NewRandomSecretKey()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,6 @@
 // Access tokens are ES256 JWTs whose public keys are served as a JWKS.
 //
 // There is no public sign-up: only the people added with "studio staff add"
-// can sign in. Its nouns (users, sessions,
-// codes, factors) are package staff's.
+// can sign in. Its nouns (users, sessions, codes, factors) are package
+// staff's.
 package auth

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"time"
 
@@ -24,7 +25,7 @@ const AlgES256 = "ES256"
 
 // NewSigningKey makes a new ES256 signing key, its private key sealed with
 // secrets as the store keeps it.
-func NewSigningKey(now time.Time, secrets *SecretKey) (staff.SigningKey, error) {
+func NewSigningKey(now time.Time, secrets *secretkey.SecretKey) (staff.SigningKey, error) {
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return staff.SigningKey{}, fmt.Errorf("new signing key: %w", err)
@@ -46,8 +47,8 @@ func signingKeyLabel(kid string) string { return "signing key " + kid }
 // privateKeyDER is the PKCS #8 DER of a stored key: opened with secrets
 // when sealed, as stored when a release before --secret-key stored it in
 // clear.
-func privateKeyDER(sk staff.SigningKey, secrets *SecretKey) ([]byte, error) {
-	if !IsSealed(sk.PrivateKey) {
+func privateKeyDER(sk staff.SigningKey, secrets *secretkey.SecretKey) ([]byte, error) {
+	if !secretkey.IsSealed(sk.PrivateKey) {
 		return sk.PrivateKey, nil
 	}
 	return secrets.Open(sk.PrivateKey, signingKeyLabel(sk.KID))
@@ -94,7 +95,7 @@ func (e *NoSigningKeyError) Error() string {
 		with = " (sealed with secret key " + strings.Join(e.SealedWith, ", ") + ")"
 	}
 	return fmt.Sprintf("no signing key opens with secret key %s: signing keys %s%s; give the servers' key with %s",
-		e.Ours, strings.Join(e.KIDs, ", "), with, KeyFlags)
+		e.Ours, strings.Join(e.KIDs, ", "), with, secretkey.KeyFlags)
 }
 
 // LoadKeys reads the store's signing keys, opening them with secrets, and
@@ -102,9 +103,9 @@ func (e *NoSigningKeyError) Error() string {
 // open (sealed with another secret key) is skipped (Keys.Unreadable); none
 // that opens is a *NoSigningKeyError. A secrets that refuses to seal (not
 // the store's key) makes no key.
-func LoadKeys(ctx context.Context, st staff.KeyStore, secrets *SecretKey, now time.Time) (*Keys, error) {
+func LoadKeys(ctx context.Context, st staff.KeyStore, secrets *secretkey.SecretKey, now time.Time) (*Keys, error) {
 	candidate, err := NewSigningKey(now, secrets)
-	if IsKeyMismatch(err) {
+	if secretkey.IsKeyMismatch(err) {
 		candidate, err = staff.SigningKey{}, nil // read the keys, add none (EnsureSigningKey)
 	}
 	if err != nil {
@@ -121,7 +122,7 @@ func LoadKeys(ctx context.Context, st staff.KeyStore, secrets *SecretKey, now ti
 	return parseKeys(stored, secrets)
 }
 
-func parseKeys(stored []staff.SigningKey, secrets *SecretKey) (*Keys, error) {
+func parseKeys(stored []staff.SigningKey, secrets *secretkey.SecretKey) (*Keys, error) {
 	if len(stored) == 0 {
 		return nil, errors.New("load signing keys: none")
 	}
@@ -135,7 +136,7 @@ func parseKeys(stored []staff.SigningKey, secrets *SecretKey) (*Keys, error) {
 			k.Unreadable = append(k.Unreadable, UnreadableKey{KID: sk.KID, Err: fmt.Errorf("signing key %s: %w", sk.KID, err)})
 			continue
 		}
-		if !IsSealed(sk.PrivateKey) {
+		if !secretkey.IsSealed(sk.PrivateKey) {
 			k.Unsealed = append(k.Unsealed, sk.KID)
 		}
 		if k.signer.key == nil {
@@ -149,7 +150,7 @@ func parseKeys(stored []staff.SigningKey, secrets *SecretKey) (*Keys, error) {
 		e := &NoSigningKeyError{Ours: secrets.ID()}
 		for _, sk := range stored {
 			e.KIDs = append(e.KIDs, sk.KID)
-			if id, ok := SealedKeyID(sk.PrivateKey); ok && !slices.Contains(e.SealedWith, id) {
+			if id, ok := secretkey.SealedKeyID(sk.PrivateKey); ok && !slices.Contains(e.SealedWith, id) {
 				e.SealedWith = append(e.SealedWith, id)
 			}
 		}
@@ -163,7 +164,7 @@ func parseKeys(stored []staff.SigningKey, secrets *SecretKey) (*Keys, error) {
 }
 
 // openSigningKey is the private key of sk, opened with secrets.
-func openSigningKey(sk staff.SigningKey, secrets *SecretKey) (*ecdsa.PrivateKey, error) {
+func openSigningKey(sk staff.SigningKey, secrets *secretkey.SecretKey) (*ecdsa.PrivateKey, error) {
 	if sk.Algorithm != AlgES256 {
 		return nil, fmt.Errorf("algorithm %q, want ES256", sk.Algorithm)
 	}
@@ -241,7 +242,7 @@ const KeyRefreshInterval = 5 * time.Minute
 // signed a live token: a key stopped signing at most KeyRefreshInterval
 // after its successor was added, and its last tokens expire jwtExpiry
 // later. It returns the new key's kid and the removed ones.
-func RotateKeys(ctx context.Context, st staff.RotationStore, secrets *SecretKey, now time.Time, jwtExpiry time.Duration) (added string, removed []string, err error) {
+func RotateKeys(ctx context.Context, st staff.RotationStore, secrets *secretkey.SecretKey, now time.Time, jwtExpiry time.Duration) (added string, removed []string, err error) {
 	k, err := NewSigningKey(now, secrets)
 	if err != nil {
 		return "", nil, err
@@ -269,13 +270,13 @@ func RotateKeys(ctx context.Context, st staff.RotationStore, secrets *SecretKey,
 // clear; with unseal, it stores every sealed one in clear again instead, for
 // a release before --secret-key, which cannot open them. It returns the
 // kids it changed. A key sealed with another secret key is an error.
-func SealSigningKeys(ctx context.Context, st staff.SealingStore, secrets *SecretKey, unseal bool) (changed []string, err error) {
+func SealSigningKeys(ctx context.Context, st staff.SealingStore, secrets *secretkey.SecretKey, unseal bool) (changed []string, err error) {
 	keys, err := st.ListSigningKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("seal signing keys: %w", err)
 	}
 	for _, sk := range keys {
-		if IsSealed(sk.PrivateKey) != unseal {
+		if secretkey.IsSealed(sk.PrivateKey) != unseal {
 			continue // already as asked
 		}
 		der, err := privateKeyDER(sk, secrets)
@@ -303,7 +304,7 @@ func SealSigningKeys(ctx context.Context, st staff.SealingStore, secrets *Secret
 // secrets, for a store whose secret key was lost: the access tokens they
 // signed stop working, the sessions do not (a refresh gets a token signed by
 // the key the servers make on their next read). It returns their kids.
-func DropUnreadableSigningKeys(ctx context.Context, st staff.RotationStore, secrets *SecretKey) (dropped []string, err error) {
+func DropUnreadableSigningKeys(ctx context.Context, st staff.RotationStore, secrets *secretkey.SecretKey) (dropped []string, err error) {
 	keys, err := st.ListSigningKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("drop signing keys: %w", err)

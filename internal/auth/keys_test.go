@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -30,8 +31,8 @@ func TestSigningKeysSealed(t *testing.T) {
 
 func testSigningKeysSealed(t *testing.T, db *store.DB) {
 	ctx := context.Background()
-	secrets, _ := auth.NewRandomSecretKey()
-	other, _ := auth.NewRandomSecretKey()
+	secrets, _ := secretkey.NewRandomSecretKey()
+	other, _ := secretkey.NewRandomSecretKey()
 	now := time.Now().UTC().Truncate(time.Second)
 
 	made, err := auth.LoadKeys(ctx, db, secrets, now)
@@ -39,7 +40,7 @@ func testSigningKeysSealed(t *testing.T, db *store.DB) {
 		t.Fatal(err)
 	}
 	first := onlySigningKeyRow(t, db)
-	if !auth.IsSealed(first.PrivateKey) || len(made.Unsealed) != 0 {
+	if !secretkey.IsSealed(first.PrivateKey) || len(made.Unsealed) != 0 {
 		t.Fatalf("the first key is stored %.40q, Unsealed %v; want it sealed", first.PrivateKey, made.Unsealed)
 	}
 	if _, err := x509.ParsePKCS8PrivateKey(first.PrivateKey); err == nil {

@@ -112,7 +112,7 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		Status: staff.FactorUnverified, CreatedAt: now, UpdatedAt: now}
 	secret, err := newTOTPSecret()
 	if err == nil {
-		f.Secret, err = s.cfg.MFAKey.seal(secret, f.ID)
+		f.Secret, err = s.cfg.MFAKey.SealFactorSecret(secret, f.ID)
 	}
 	var a enrollAnswer
 	a.ID, a.Type, a.FriendlyName = f.ID, staff.FactorTOTP, f.FriendlyName
@@ -292,7 +292,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 	now := v.Now
 	v.MaxTries = staff.MaxCodeTries
 	v.Check = func(sealed string, lastStep int64) (int64, bool, error) {
-		secret, err := s.cfg.MFAKey.open(sealed, f.ID)
+		secret, err := s.cfg.MFAKey.OpenFactorSecret(sealed, f.ID)
 		if err != nil {
 			return 0, false, err
 		}

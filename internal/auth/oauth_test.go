@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
@@ -463,7 +464,7 @@ func TestIDTokenGrant(t *testing.T) {
 // anything.
 func TestNewOIDCProvider(t *testing.T) {
 	idp := newFakeIdP(t)
-	key, err := auth.NewRandomSecretKey()
+	key, err := secretkey.NewRandomSecretKey()
 	if err != nil {
 		t.Fatal(err)
 	}

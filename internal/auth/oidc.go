@@ -19,6 +19,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"studio/internal/api"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 )
 
@@ -100,7 +101,7 @@ func CheckProviderURL(raw string) error {
 // wrong issuer, or one whose client authentication this service cannot do,
 // fails now rather than at the first sign-in) and returns the provider to
 // store, its client secret sealed with key.
-func NewOIDCProvider(ctx context.Context, spec OIDCProviderSpec, key *SecretKey, now time.Time) (staff.Provider, error) {
+func NewOIDCProvider(ctx context.Context, spec OIDCProviderSpec, key *secretkey.SecretKey, now time.Time) (staff.Provider, error) {
 	if err := CheckProviderName(spec.Name); err != nil {
 		return staff.Provider{}, err
 	}

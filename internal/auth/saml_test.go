@@ -29,6 +29,7 @@ import (
 	dsig "github.com/russellhaering/goxmldsig"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
@@ -664,7 +665,7 @@ func TestSAMLMetadata(t *testing.T) {
 			if published != base64.StdEncoding.EncodeToString(stored.Certificate) {
 				t.Error("the metadata's certificate is not the store's")
 			}
-			if !auth.IsSealed(stored.PrivateKey) {
+			if !secretkey.IsSealed(stored.PrivateKey) {
 				t.Error("the SAML key is stored in clear")
 			}
 			der, err := f.secrets.Open(stored.PrivateKey, "saml sp key")

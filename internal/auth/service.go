@@ -19,6 +19,7 @@ import (
 	"studio/internal/captcha"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 )
 
@@ -78,7 +79,7 @@ type Config struct {
 	// MFAKey is the secret key (--secret-key) that seals the TOTP secrets
 	// and the signing keys in the store; nil: a random key for this
 	// process only (what it sealed is lost at restart).
-	MFAKey *SecretKey
+	MFAKey *secretkey.SecretKey
 	// FailedCodeFloor is the least time /verify takes to refuse a typed
 	// code, so that the time does not tell whether the address is staff's
 	// (the store does the same work either way; this hides what is left);
@@ -156,7 +157,7 @@ func New(st staff.Store, cfg Config) *Service {
 		cfg.MFAChallengeExpiry = 5 * time.Minute
 	}
 	if cfg.MFAKey == nil {
-		key, err := NewRandomSecretKey()
+		key, err := secretkey.NewRandomSecretKey()
 		if err != nil {
 			panic(err) // crypto/rand does not fail
 		}
@@ -321,15 +322,15 @@ func (s *Service) signingKeys(ctx context.Context, reload bool) (*Keys, error) {
 // that is logged once. It returns the error of a store that cannot be read
 // (tried again on the next call). Called with keysMu held.
 func (s *Service) checkSecretKey(ctx context.Context) error {
-	ks, ok := s.store.(KeyCheckStore)
+	ks, ok := s.store.(secretkey.KeyCheckStore)
 	if s.keyChecked || !ok {
 		return nil
 	}
-	switch err := CheckSecretKey(ctx, ks, s.cfg.MFAKey); {
+	switch err := secretkey.CheckSecretKey(ctx, ks, s.cfg.MFAKey); {
 	case err == nil:
 		s.keyChecked = true
 		s.cfg.MFAKey.RefuseToSeal(nil)
-	case IsKeyMismatch(err):
+	case secretkey.IsKeyMismatch(err):
 		s.cfg.MFAKey.RefuseToSeal(err)
 		if !s.mismatchLogged {
 			s.mismatchLogged = true

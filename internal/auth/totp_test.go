@@ -2,6 +2,7 @@ package auth
 
 import (
 	"strings"
+	"studio/internal/secretkey"
 	"testing"
 	"time"
 )
@@ -61,30 +62,30 @@ func TestTOTPMatch(t *testing.T) {
 
 // TestSecretKey: sealed secrets open only with their key and factor id.
 func TestSecretKey(t *testing.T) {
-	k, err := NewRandomSecretKey()
+	k, err := secretkey.NewRandomSecretKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _ := NewRandomSecretKey()
-	sealed, err := k.seal("JBSWY3DPEHPK3PXP", "factor-1")
+	other, _ := secretkey.NewRandomSecretKey()
+	sealed, err := k.SealFactorSecret("JBSWY3DPEHPK3PXP", "factor-1")
 	if err != nil || strings.Contains(sealed, "JBSWY3DPEHPK3PXP") {
 		t.Fatalf("seal = %q, %v", sealed, err)
 	}
-	if got, err := k.open(sealed, "factor-1"); err != nil || got != "JBSWY3DPEHPK3PXP" {
+	if got, err := k.OpenFactorSecret(sealed, "factor-1"); err != nil || got != "JBSWY3DPEHPK3PXP" {
 		t.Errorf("open = %q, %v", got, err)
 	}
 	for name, open := range map[string]func() (string, error){
-		"another factor": func() (string, error) { return k.open(sealed, "factor-2") },
-		"another key":    func() (string, error) { return other.open(sealed, "factor-1") },
-		"damaged":        func() (string, error) { return k.open(sealed[:len(sealed)-2], "factor-1") },
-		"not sealed":     func() (string, error) { return k.open("JBSWY3DPEHPK3PXP", "factor-1") },
+		"another factor": func() (string, error) { return k.OpenFactorSecret(sealed, "factor-2") },
+		"another key":    func() (string, error) { return other.OpenFactorSecret(sealed, "factor-1") },
+		"damaged":        func() (string, error) { return k.OpenFactorSecret(sealed[:len(sealed)-2], "factor-1") },
+		"not sealed":     func() (string, error) { return k.OpenFactorSecret("JBSWY3DPEHPK3PXP", "factor-1") },
 	} {
 		if _, err := open(); err == nil {
 			t.Errorf("%s: opened", name)
 		}
 	}
 	for _, bad := range []string{"", "c2hvcnQ=", strings.Repeat("z", 64)} {
-		if _, err := ParseSecretKey(bad); err == nil {
+		if _, err := secretkey.ParseSecretKey(bad); err == nil {
 			t.Errorf("ParseSecretKey(%q) accepted", bad)
 		}
 	}

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/auth"
 	"studio/internal/contact"
 	"studio/internal/notify"
 	"studio/internal/notify/smtptest"
+	"studio/internal/secretkey"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -191,8 +191,8 @@ func TestParseSMTPURL(t *testing.T) {
 func TestSenderOpensSealedMail(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.MustOpen(t, store.Config{DataDir: t.TempDir()})
-	key, _ := auth.NewRandomSecretKey()
-	other, _ := auth.NewRandomSecretKey()
+	key, _ := secretkey.NewRandomSecretKey()
+	other, _ := secretkey.NewRandomSecretKey()
 	mail := notify.Email{From: "site@studio.test", To: []string{"ada@studio.test"}, Subject: "Your sign-in code",
 		Body: "Your code is:\n\n    424242\n"}
 	if err := mail.SealBody(key); err != nil {

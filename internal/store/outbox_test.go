@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"studio/internal/auth"
 	"studio/internal/notify"
+	"studio/internal/secretkey"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -127,7 +127,7 @@ func testSealedMail(t *testing.T, engine storetest.Engine) {
 	db := storetest.MustOpen(t, cfg)
 	raw := openRaw(t, cfg)
 	ctx := context.Background()
-	key, err := auth.NewRandomSecretKey()
+	key, err := secretkey.NewRandomSecretKey()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func testSealedMail(t *testing.T, engine storetest.Engine) {
 	if err := raw.QueryRow(`SELECT body, sealed_body FROM outbox`).Scan(&body, &sealedBody); err != nil {
 		t.Fatal(err)
 	}
-	if body != "" || !auth.IsSealed([]byte(sealedBody)) || strings.Contains(sealedBody, "123456") || strings.Contains(sealedBody, "s3cr3t") {
+	if body != "" || !secretkey.IsSealed([]byte(sealedBody)) || strings.Contains(sealedBody, "123456") || strings.Contains(sealedBody, "s3cr3t") {
 		t.Errorf("stored body %q, sealed body %.40q; want the body sealed alone", body, sealedBody)
 	}
 
@@ -172,7 +172,7 @@ func testSealedMail(t *testing.T, engine storetest.Engine) {
 	if err := q.Email.OpenBody(key); err != nil || q.Email.Body != secret {
 		t.Fatalf("opened body %q, %v", q.Email.Body, err)
 	}
-	other, _ := auth.NewRandomSecretKey()
+	other, _ := secretkey.NewRandomSecretKey()
 	if again := claimed[0]; again.Email.OpenBody(other) == nil {
 		t.Error("the sealed body opened with another key")
 	}

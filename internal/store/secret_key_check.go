@@ -4,9 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"studio/internal/secretkey"
 	"time"
-
-	"studio/internal/auth"
 )
 
 // Which secret key the store's secrets are sealed with (package auth,
@@ -63,7 +62,7 @@ func (s *DB) SealedKeyIDs(ctx context.Context) ([]string, error) {
 			if err := rows.Scan(&v); err != nil {
 				return err
 			}
-			if id, ok := auth.SealedKeyID(v); ok && !slices.Contains(ids, id) {
+			if id, ok := secretkey.SealedKeyID(v); ok && !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
 			return nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/store/storetest"
 )
 
@@ -17,11 +18,11 @@ func TestSecretKeyCheck(t *testing.T) {
 	ctx := context.Background()
 	for _, engine := range storetest.Engines() {
 		t.Run(engine.Name, func(t *testing.T) {
-			k1, _ := auth.NewRandomSecretKey()
-			k2, _ := auth.NewRandomSecretKey()
+			k1, _ := secretkey.NewRandomSecretKey()
+			k2, _ := secretkey.NewRandomSecretKey()
 			mismatch := func(err error, ids ...string) {
 				t.Helper()
-				if !auth.IsKeyMismatch(err) {
+				if !secretkey.IsKeyMismatch(err) {
 					t.Fatalf("err = %v, want a key mismatch", err)
 				}
 				for _, id := range ids {
@@ -32,27 +33,27 @@ func TestSecretKeyCheck(t *testing.T) {
 			}
 
 			db := engine.New(t)
-			if ids, err := auth.StoreKeyIDs(ctx, db); err != nil || len(ids) != 0 {
+			if ids, err := secretkey.StoreKeyIDs(ctx, db); err != nil || len(ids) != 0 {
 				t.Fatalf("a new store's key: %v, %v; want none", ids, err)
 			}
-			check(t, auth.CheckSecretKey(ctx, db, k1))
-			check(t, auth.CheckSecretKey(ctx, db, k1))
-			mismatch(auth.CheckSecretKey(ctx, db, k2), k1.ID(), k2.ID())
-			if ids, err := auth.StoreKeyIDs(ctx, db); err != nil || len(ids) != 1 || ids[0] != k1.ID() {
+			check(t, secretkey.CheckSecretKey(ctx, db, k1))
+			check(t, secretkey.CheckSecretKey(ctx, db, k1))
+			mismatch(secretkey.CheckSecretKey(ctx, db, k2), k1.ID(), k2.ID())
+			if ids, err := secretkey.StoreKeyIDs(ctx, db); err != nil || len(ids) != 1 || ids[0] != k1.ID() {
 				t.Errorf("the store's key: %v, %v; want %s", ids, err, k1.ID())
 			}
-			check(t, auth.ClaimSecretKey(ctx, db, k2))
-			check(t, auth.CheckSecretKey(ctx, db, k2))
-			mismatch(auth.CheckSecretKey(ctx, db, k1), k1.ID(), k2.ID())
+			check(t, secretkey.ClaimSecretKey(ctx, db, k2))
+			check(t, secretkey.CheckSecretKey(ctx, db, k2))
+			mismatch(secretkey.CheckSecretKey(ctx, db, k1), k1.ID(), k2.ID())
 
 			// No check value, but a signing key sealed with k1.
 			db = engine.New(t)
 			sk, err := auth.NewSigningKey(t0, k1)
 			check(t, err)
 			check(t, db.AddSigningKey(ctx, sk))
-			mismatch(auth.CheckSecretKey(ctx, db, k2), k1.ID(), k2.ID())
-			check(t, auth.CheckSecretKey(ctx, db, k1))
-			mismatch(auth.CheckSecretKey(ctx, db, k2), k1.ID(), k2.ID())
+			mismatch(secretkey.CheckSecretKey(ctx, db, k2), k1.ID(), k2.ID())
+			check(t, secretkey.CheckSecretKey(ctx, db, k1))
+			mismatch(secretkey.CheckSecretKey(ctx, db, k2), k1.ID(), k2.ID())
 		})
 	}
 }

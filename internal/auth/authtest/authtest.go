@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/auth"
+	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -24,8 +25,8 @@ const Origin = "https://studio.test"
 
 // SecretKey is the secret key of the services New makes. Another service on
 // the same store needs it (Config.MFAKey) to open the signing keys.
-var SecretKey = func() *auth.SecretKey {
-	k, err := auth.NewRandomSecretKey()
+var SecretKey = func() *secretkey.SecretKey {
+	k, err := secretkey.NewRandomSecretKey()
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,7 @@
-package auth
+// Package secretkey is the key-encryption key of the studio's secrets at rest
+// (--secret-key): sealing and opening values bound to a label, and the check
+// that a store's sealed values are this key's (decision 0012, 0021).
+package secretkey
 
 import (
 	"bytes"
@@ -207,14 +210,14 @@ func (k *SecretKey) Open(sealed []byte, label string) ([]byte, error) {
 	return plain, nil
 }
 
-// seal seals a TOTP secret, bound to its factor's id.
-func (k *SecretKey) seal(plain, factorID string) (string, error) {
+// SealFactorSecret seals a TOTP secret, bound to its factor's id.
+func (k *SecretKey) SealFactorSecret(plain, factorID string) (string, error) {
 	sealed, err := k.Seal([]byte(plain), factorID)
 	return string(sealed), err
 }
 
-// open opens a TOTP secret sealed by seal.
-func (k *SecretKey) open(sealed, factorID string) (string, error) {
+// OpenFactorSecret opens a TOTP secret sealed by SealFactorSecret.
+func (k *SecretKey) OpenFactorSecret(sealed, factorID string) (string, error) {
 	plain, err := k.Open([]byte(sealed), factorID)
 	if err != nil {
 		return "", fmt.Errorf("TOTP secret: %w", err)
