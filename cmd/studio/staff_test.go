@@ -128,7 +128,7 @@ func TestStaffUnlock(t *testing.T) {
 	}
 	typed := func(hash string) error {
 		_, err := db.ConsumeCodeByEmail(ctx, u.Email, staff.PurposeSignIn, time.Now(), staff.MaxCodeTries,
-			func(_, stored string) bool { return stored == hash }, staff.CodeFailure{})
+			func(_, stored string) bool { return stored == hash }, staff.CodeFailure{}, nil)
 		return err
 	}
 	// lockOut types MaxCodeFailures wrong codes, then gives Ada a code that

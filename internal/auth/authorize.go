@@ -4,44 +4,39 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"studio/internal/fault"
 	"studio/internal/staff"
 	"time"
 )
 
-// Staff is the signed-in member of staff an access token speaks for, as the
-// other services of the binary (rest/v1, realtime/v1) see them.
-type Staff struct {
-	UserID    string
-	Email     string
-	SessionID string
-	AAL       string // aal1 or aal2
-	ExpiresAt time.Time
-}
+var _ staff.Gate = (*Service)(nil)
 
-// Authorizer checks a staff access token: *Service is one. The services
-// that take a token (rest/v1, realtime/v1) depend on this, not on *Service.
-type Authorizer interface {
-	Authorize(ctx context.Context, token string) (Staff, *AuthError)
-}
-
-var _ Authorizer = (*Service)(nil)
-
-// Authorize checks an access token as every endpoint of this binary that
-// takes one must: signed by one of the keys and not expired, its session and
-// user still exist (a signed-out token stops working at once), and the
-// session is at the assurance level the user needs (aal2 once they have a
-// verified factor, or always with Config.RequireMFA).
-func (s *Service) Authorize(ctx context.Context, token string) (Staff, *AuthError) {
+// Authorize is the staff.Gate: it checks an access token as every endpoint
+// of this binary that takes one must. The refusals are GoTrue's, turned into
+// the gate's kinds.
+func (s *Service) Authorize(ctx context.Context, token string) (staff.Member, error) {
 	c, e := s.checkToken(ctx, token)
 	if e != nil {
-		return Staff{}, e
+		return staff.Member{}, gateRefusal(e)
 	}
 	if s.requiredAAL(c.user) == staff.AAL2 && c.session.AAL != staff.AAL2 {
-		return Staff{}, &AuthError{Status: http.StatusForbidden, Code: CodeInsufficientAAL,
-			Message: "AAL2 session is required: verify your second factor (TOTP) first"}
+		return staff.Member{}, staff.ErrAAL2Required
 	}
-	return Staff{UserID: c.user.ID, Email: c.user.Email, SessionID: c.session.ID, AAL: c.session.AAL,
+	return staff.Member{UserID: c.user.ID, Email: c.user.Email, SessionID: c.session.ID, AAL: c.session.AAL,
 		ExpiresAt: time.Unix(c.claims.ExpiresAt, 0)}, nil
+}
+
+// gateRefusal is checkToken's refusal as the gate says it.
+func gateRefusal(e *AuthError) error {
+	switch {
+	case e.Code == CodeSessionNotFound || e.Code == CodeUserNotFound:
+		return staff.ErrSessionEnded
+	case e.Status == http.StatusServiceUnavailable:
+		return fault.WithRetryAfter(fault.Mark(fault.Unavailable, e), e.RetryAfter())
+	case e.Status >= 500:
+		return fault.Mark(fault.Internal, e)
+	}
+	return staff.TokenRefused(e.Message)
 }
 
 // requiredAAL is the assurance level u's sessions must reach before they

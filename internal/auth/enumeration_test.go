@@ -81,20 +81,21 @@ func (c *callRecorder) ConsumeCode(ctx context.Context, userID, purpose, codeHas
 }
 
 func (c *callRecorder) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
+	match func(userID, codeHash string) bool, failure staff.CodeFailure, start *staff.SignIn) (staff.User, error) {
 	c.record("ConsumeCodeByEmail")
-	return c.Store.ConsumeCodeByEmail(ctx, email, purpose, now, maxTries, match, failure)
+	return c.Store.ConsumeCodeByEmail(ctx, email, purpose, now, maxTries, match, failure, start)
 }
 
 func (c *callRecorder) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
+	match func(userID, codeHash string) bool, failure staff.CodeFailure, start *staff.SignIn) (staff.User, error) {
 	c.record("ConsumeEmailChange")
-	return c.Store.ConsumeEmailChange(ctx, email, now, maxTries, match, failure)
+	return c.Store.ConsumeEmailChange(ctx, email, now, maxTries, match, failure, start)
 }
 
-func (c *callRecorder) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure staff.AuditEntry) (string, error) {
+func (c *callRecorder) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure staff.AuditEntry,
+	start *staff.SignIn) (staff.User, error) {
 	c.record("ConsumeLink")
-	return c.Store.ConsumeLink(ctx, linkHash, purpose, now, maxTries, failure)
+	return c.Store.ConsumeLink(ctx, linkHash, purpose, now, maxTries, failure, start)
 }
 
 // answerWriter stops the record at the first byte of the answer: what the

@@ -234,21 +234,22 @@ func (s *Service) handleVerifyPhone(w http.ResponseWriter, r *http.Request, p ve
 	defer cancel()
 	audit := s.audit(r, staff.ActionLoginFailed)
 	audit.Detail = "sms"
-	userID, err := s.store.ConsumeCodeByPhone(ctx, phone, staff.PurposeSMS, s.cfg.Now(), staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
-	var u staff.User
-	if err == nil {
-		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, staff.ErrNotFound) {
-			err = staff.ErrCodeInvalid
-		}
+	signIn := audit
+	signIn.Detail = ""
+	start, refresh, err := s.newSignIn("otp", signIn)
+	if err != nil {
+		s.failed(w, r, "new refresh token", err)
+		return
 	}
+	// The code is used, and the session started, in one transaction.
+	u, err := s.store.ConsumeCodeByPhone(ctx, phone, staff.PurposeSMS, s.cfg.Now(), staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit), &start)
 	if err != nil {
 		s.waitFloor(r, started)
 	}
 	if s.verifyFailed(w, r, err, "Token has expired or is invalid") {
 		return
 	}
-	audit.Detail = ""
-	s.startSession(w, r, u, "otp", audit)
+	s.answerSignIn(w, r, u, start, refresh)
 }
 
 // phoneEnrollAnswer is the answer of POST /factors for a phone.

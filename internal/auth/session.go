@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"regexp"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -104,8 +103,6 @@ func (s *Service) sessionAnswer(ctx context.Context, u staff.User, sess staff.Se
 		ExpiresAt: claims.ExpiresAt, RefreshToken: refreshToken, User: toUserJSON(u)}, nil
 }
 
-var bearer = regexp.MustCompile(`^(?i)Bearer\s+(\S+)\s*$`)
-
 // caller is who made a request with an access token.
 type caller struct {
 	claims  AccessClaims
@@ -119,14 +116,14 @@ type caller struct {
 // false.
 func (s *Service) authenticate(w http.ResponseWriter, r *http.Request) (caller, bool) {
 	var c caller
-	m := bearer.FindStringSubmatch(r.Header.Get("Authorization"))
-	if m == nil {
+	token := staff.BearerToken(r)
+	if token == "" {
 		writeError(w, r, newError(http.StatusUnauthorized, codeNoAuthorization, "This endpoint requires a valid Bearer token"))
 		return c, false
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	c, e := s.checkToken(ctx, m[1])
+	c, e := s.checkToken(ctx, token)
 	if e != nil {
 		writeError(w, r, e)
 		return c, false

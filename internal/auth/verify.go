@@ -85,35 +85,37 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	// base of the sign-in's.
 	audit := s.audit(r, staff.ActionLoginFailed)
 
-	var userID, method string
-	var err error
+	method := p.Type
+	if p.Token != "" {
+		method = "otp"
+	}
+	start, refresh, err := s.newSignIn(method, audit)
+	if err != nil {
+		s.failed(w, r, "new refresh token", err)
+		return
+	}
+	// The code is used, and the session started, in one transaction.
+	var u staff.User
 	if p.Token != "" {
 		email, e := normalizeEmail(p.Email)
 		if e != nil {
 			writeError(w, r, e)
 			return
 		}
-		method, audit.Email = "otp", email
+		audit.Email = email
 		if purpose == staff.PurposeEmailChange {
-			userID, err = s.store.ConsumeEmailChange(ctx, email, now, staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
+			u, err = s.store.ConsumeEmailChange(ctx, email, now, staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit), &start)
 		} else {
-			userID, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit))
+			u, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit), &start)
 		}
 		if errors.Is(err, staff.ErrExists) {
 			writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
 			return
 		}
 	} else {
-		method, err = p.Type, staff.ErrCodeInvalid
+		err = staff.ErrCodeInvalid
 		if len(p.TokenHash) <= maxTokenLength {
-			userID, err = s.store.ConsumeLink(ctx, staff.LinkHash(p.TokenHash), purpose, now, staff.MaxCodeTries, audit)
-		}
-	}
-	var u staff.User
-	if err == nil {
-		// A user removed since the code was used: not a failed try.
-		if u, err = s.store.FindUserByID(ctx, userID); errors.Is(err, staff.ErrNotFound) {
-			err = staff.ErrCodeInvalid
+			u, err = s.store.ConsumeLink(ctx, staff.LinkHash(p.TokenHash), purpose, now, staff.MaxCodeTries, audit, &start)
 		}
 	}
 	msg := "Email link is invalid or has expired"
@@ -126,7 +128,48 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	if s.verifyFailed(w, r, err, msg) {
 		return
 	}
-	s.startSession(w, r, u, method, audit)
+	s.answerSignIn(w, r, u, start, refresh)
+}
+
+// newSignIn is the session a sign-in by method starts, for the store to
+// start (staff.SignIn), and its refresh token; audit is the base of the
+// sign-in's audit entry.
+func (s *Service) newSignIn(method string, audit staff.AuditEntry) (staff.SignIn, string, error) {
+	refresh, err := staff.NewRefreshToken()
+	if err != nil {
+		return staff.SignIn{}, "", err
+	}
+	now := s.cfg.Now()
+	sess := staff.Session{ID: uuid.NewString(), CreatedAt: now, RefreshedAt: now, AAL: staff.AAL1,
+		AMR: []staff.AMREntry{{Method: method, Timestamp: now.Unix()}}}
+	audit.Action, audit.SessionID, audit.Detail = staff.ActionLogin, sess.ID, method
+	return staff.SignIn{Session: sess, RefreshHash: staff.RefreshHash(refresh), Audit: audit}, refresh, nil
+}
+
+// answerSignIn answers the session start that the store started for u,
+// whose refresh token is refresh.
+func (s *Service) answerSignIn(w http.ResponseWriter, r *http.Request, u staff.User, start staff.SignIn, refresh string) {
+	answer, e := s.signedIn(r, u, start, refresh)
+	if e != nil {
+		writeError(w, r, e)
+		return
+	}
+	api.WriteJSON(w, http.StatusOK, answer)
+}
+
+// signedIn counts a sign-in and returns its answer: the session start
+// that the store started for u, with its tokens.
+func (s *Service) signedIn(r *http.Request, u staff.User, start staff.SignIn, refresh string) (sessionJSON, *AuthError) {
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	s.countSignIn("ok")
+	sess := start.Session
+	sess.UserID = u.ID
+	answer, err := s.sessionAnswer(ctx, u, sess, refresh, sess.CreatedAt)
+	if err != nil {
+		return sessionJSON{}, s.storeFailure("sign access token", err)
+	}
+	return answer, nil
 }
 
 // startSession starts a session of u, signed in by method, and answers it;
@@ -140,33 +183,27 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u staff.U
 	api.WriteJSON(w, http.StatusOK, answer)
 }
 
-// newSession starts a session of u, signed in by method, and returns its
-// answer; audit is the sign-in's audit entry.
+// newSession starts a session of u, signed in by method (a sign-in with no
+// code to use in the same transaction: a federated one, a PKCE exchange),
+// and returns its answer; audit is the base of the sign-in's audit entry.
 func (s *Service) newSession(r *http.Request, u staff.User, method string, audit staff.AuditEntry) (sessionJSON, *AuthError) {
-	ctx, cancel := withStoreTimeout(r)
-	defer cancel()
-	now := s.cfg.Now()
-	refresh, err := staff.NewRefreshToken()
+	start, refresh, err := s.newSignIn(method, audit)
 	if err != nil {
 		return sessionJSON{}, s.storeFailure("new refresh token", err)
 	}
-	sess := staff.Session{ID: uuid.NewString(), UserID: u.ID, CreatedAt: now, RefreshedAt: now, AAL: "aal1",
-		AMR: []staff.AMREntry{{Method: method, Timestamp: now.Unix()}}}
-	audit.Action, audit.Email, audit.UserID, audit.SessionID, audit.Detail = staff.ActionLogin, u.Email, u.ID, sess.ID, method
-	if err := s.store.StartSession(ctx, sess, staff.RefreshHash(refresh), audit); err != nil {
+	start.Session.UserID = u.ID
+	start.Audit.Email, start.Audit.UserID = u.Email, u.ID
+	ctx, cancel := withStoreTimeout(r)
+	defer cancel()
+	if err := s.store.StartSession(ctx, start.Session, start.RefreshHash, start.Audit); err != nil {
 		return sessionJSON{}, s.storeFailure("start session", err)
 	}
-	s.countSignIn("ok")
-	u.LastSignInAt = &now
+	now := start.Session.CreatedAt
+	u.LastSignInAt, u.UpdatedAt = &now, now
 	if u.EmailConfirmedAt == nil {
 		u.EmailConfirmedAt = &now
 	}
-	u.UpdatedAt = now
-	answer, err := s.sessionAnswer(ctx, u, sess, refresh, now)
-	if err != nil {
-		return sessionJSON{}, s.storeFailure("sign access token", err)
-	}
-	return answer, nil
+	return s.signedIn(r, u, start, refresh)
 }
 
 // verifyFailed answers a failed verification, 403 otp_expired with msg

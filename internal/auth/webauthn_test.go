@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"studio/internal/auth"
 	"studio/internal/auth/webauthntest"
+	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
 
@@ -126,7 +128,7 @@ func TestWebAuthnFlow(t *testing.T) {
 
 			// A new sign-in needs aal2: the passkey is asked for.
 			low := f.signIn()
-			if _, e := f.svc.Authorize(ctx, low["access_token"].(string)); e == nil || e.Code != "insufficient_aal" {
+			if _, e := f.svc.Authorize(ctx, low["access_token"].(string)); !errors.Is(e, staff.ErrAAL2Required) {
 				t.Errorf("Authorize(aal1) = %v, want insufficient_aal", e)
 			}
 			ch, opts = f.webauthnChallenge(low, factorID, "request")
@@ -292,7 +294,7 @@ func TestWebAuthnRefusals(t *testing.T) {
 			}
 			// Whatever was refused, the session stays aal1.
 			if tt.status != 200 && tt.name != "replayed assertion" && tt.name != "replayed assertion on a new challenge" {
-				if _, e := f.svc.Authorize(context.Background(), st.session["access_token"].(string)); e == nil || e.Code != "insufficient_aal" {
+				if _, e := f.svc.Authorize(context.Background(), st.session["access_token"].(string)); !errors.Is(e, staff.ErrAAL2Required) {
 					t.Errorf("Authorize after the refusal = %v, want insufficient_aal", e)
 				}
 			}

@@ -38,6 +38,13 @@ const (
 	// Invalid: a value the store refuses (a check or not-null constraint, a
 	// value of the wrong type): bad input that got past the decoder.
 	Invalid Kind = "invalid"
+	// Unauthenticated: the request does not say which member of staff asks
+	// (no token, one that does not verify, or whose session ended): the
+	// client must sign in again.
+	Unauthenticated Kind = "unauthenticated"
+	// Forbidden: the member of staff is known but may not do this yet (a
+	// session that must first reach aal2).
+	Forbidden Kind = "forbidden"
 	// Internal: anything else, a bug. Logged with its context and answered
 	// with a generic message that tells nothing of the internals.
 	Internal Kind = "internal error"

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"studio/internal/fault"
+	"studio/internal/staff"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
-
-	"studio/internal/auth"
 )
 
 // conn is one websocket: the channels joined on it, and a queue of
@@ -38,7 +38,7 @@ type channel struct {
 	topic    string
 	joinRef  *string
 	token    string
-	staff    auth.Staff
+	staff    staff.Member
 	bindings []*binding
 }
 
@@ -180,12 +180,12 @@ func (c *conn) join(ctx context.Context, m message) {
 		c.reply(m, "error", reason{"Sign in first: join with a staff access token (access_token)"})
 		return
 	}
-	staff, ae := c.s.authorize(ctx, p.AccessToken)
-	if ae != nil {
-		c.reply(m, "error", reason{refusal(ae)})
+	member, err := c.s.authorize(ctx, p.AccessToken)
+	if err != nil {
+		c.reply(m, "error", reason{refusal(err)})
 		return
 	}
-	ch := &channel{topic: m.Topic, joinRef: m.JoinRef, token: p.AccessToken, staff: staff}
+	ch := &channel{topic: m.Topic, joinRef: m.JoinRef, token: p.AccessToken, staff: member}
 	accepted := []changeFilter{}
 	for _, f := range p.Config.PostgresChanges {
 		b, err := parseBinding(f)
@@ -239,13 +239,13 @@ func (c *conn) updateToken(ctx context.Context, m message) {
 		c.reply(m, "error", reason{"Join the channel first"})
 		return
 	}
-	staff, ae := c.s.authorize(ctx, p.AccessToken)
-	if ae != nil {
-		c.closeChannel(ch, refusal(ae))
+	member, err := c.s.authorize(ctx, p.AccessToken)
+	if err != nil {
+		c.closeChannel(ch, refusal(err))
 		return
 	}
 	c.mu.Lock()
-	ch.token, ch.staff = p.AccessToken, staff
+	ch.token, ch.staff = p.AccessToken, member
 	c.mu.Unlock()
 	c.reply(m, "ok", struct{}{})
 }
@@ -273,8 +273,8 @@ func (c *conn) checkSessions(ctx context.Context) {
 			c.mu.Lock()
 			token := ch.token
 			c.mu.Unlock()
-			if _, ae := c.s.authorize(ctx, token); ae != nil && ae.Status < 500 {
-				c.closeChannel(ch, refusal(ae))
+			if _, err := c.s.authorize(ctx, token); err != nil && refused(err) {
+				c.closeChannel(ch, refusal(err))
 				ended++
 			}
 		}
@@ -303,16 +303,23 @@ func (c *conn) closeChannel(ch *channel, why string) {
 	c.push(ch, eventClose, mustJSON(struct{}{}))
 }
 
-// refusal is the reason a token is refused, as a person reads it.
-func refusal(ae *auth.AuthError) string {
-	switch ae.Code {
-	case auth.CodeInsufficientAAL:
-		return "Verify your second factor (TOTP) first: " + ae.Message
-	case auth.CodeSessionNotFound, auth.CodeUserNotFound:
+// refused reports whether the gate refused the token (rather than failing
+// to check it).
+func refused(err error) bool {
+	k := fault.KindOf(err)
+	return k == fault.Unauthenticated || k == fault.Forbidden
+}
+
+// refusal is why the gate said no, as a person reads it: the one mapping of
+// its kinds to realtime's words.
+func refusal(err error) string {
+	switch {
+	case errors.Is(err, staff.ErrSessionEnded):
 		return "Your session has ended: sign in again"
+	case fault.KindOf(err) == fault.Forbidden:
+		return "Verify your second factor (TOTP) first: " + err.Error()
+	case fault.KindOf(err) == fault.Unauthenticated:
+		return "Invalid access token: " + err.Error()
 	}
-	if ae.Status >= 500 {
-		return "Could not check the session; try again"
-	}
-	return "Invalid access token: " + ae.Message
+	return "Could not check the session; try again"
 }

@@ -24,10 +24,10 @@ import (
 
 	"github.com/coder/websocket"
 
-	"studio/internal/auth"
 	"studio/internal/changes"
 	"studio/internal/query"
 	"studio/internal/ratelimit"
+	"studio/internal/staff"
 )
 
 // Prefix is where the service is mounted.
@@ -118,7 +118,7 @@ const (
 // be sent.
 type Service struct {
 	store  Reader
-	auth   auth.Authorizer
+	gate   staff.Gate
 	bus    *changes.Bus
 	cfg    Config
 	origin []string // host patterns for the websocket's origin check
@@ -135,7 +135,7 @@ type Service struct {
 
 // New returns the service; st reads rows, bus carries the changes, a
 // checks tokens.
-func New(st Reader, bus *changes.Bus, a auth.Authorizer, cfg Config) *Service {
+func New(st Reader, bus *changes.Bus, gate staff.Gate, cfg Config) *Service {
 	if cfg.SessionCheck <= 0 {
 		cfg.SessionCheck = 10 * time.Second
 	}
@@ -149,7 +149,7 @@ func New(st Reader, bus *changes.Bus, a auth.Authorizer, cfg Config) *Service {
 	cfg.MaxChannels = positiveOr(cfg.MaxChannels, DefaultMaxChannels)
 	cfg.MaxBindings = positiveOr(cfg.MaxBindings, DefaultMaxBindings)
 	cfg.JoinDeadline = positiveOr(cfg.JoinDeadline, DefaultJoinDeadline)
-	s := &Service{store: st, auth: a, bus: bus, cfg: cfg, conns: map[*conn]struct{}{}, perClient: map[string]int{}}
+	s := &Service{store: st, gate: gate, bus: bus, cfg: cfg, conns: map[*conn]struct{}{}, perClient: map[string]int{}}
 	s.paused = cfg.Feed != nil && !cfg.Feed.Following()
 	for _, o := range cfg.AllowedOrigins {
 		if u, err := url.Parse(o); err == nil && u.Host != "" {
@@ -405,8 +405,8 @@ func keyCond(t *query.Table, values []string) *query.Cond {
 }
 
 // authorize checks a token for a channel.
-func (s *Service) authorize(ctx context.Context, token string) (auth.Staff, *auth.AuthError) {
+func (s *Service) authorize(ctx context.Context, token string) (staff.Member, error) {
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	return s.auth.Authorize(ctx, token)
+	return s.gate.Authorize(ctx, token)
 }

@@ -2,12 +2,13 @@ package rest
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
-	"time"
 
 	"studio/internal/api"
 	"studio/internal/fault"
 	"studio/internal/query"
+	"studio/internal/staff"
 )
 
 // Error is an error answer in PostgREST's shape, the one the query parser
@@ -37,23 +38,34 @@ const (
 	codeInternal         = "XX000"
 )
 
-// kindError is PostgREST's answer to a store failure of kind k (package
+// faultError is PostgREST's answer to a failure of err's kind (package
 // fault), with the codes PostgREST gives the SQLSTATEs behind each kind:
-// Unavailable 503 PGRST001 (with Retry-After wait: the client may try
-// again),
+// Unavailable 503 PGRST001 (with Retry-After: the client may try again),
 // Conflict 409 23505 (a unique or foreign key violation), Invalid 400 23514
-// (a value a constraint refuses). The store of /rest/v1 finds no row by
-// reading none, never by NotFound: that, like Internal, is a bug, 500 XX000
-// with a message that tells nothing of the internals.
-func kindError(k fault.Kind, wait time.Duration) *Error {
-	switch k {
+// (a value a constraint refuses). The gate's refusals: Unauthenticated 401,
+// PGRST303 for a session that ended, else PGRST301 (a token that does not
+// verify), both meaning "sign in again"; Forbidden 403 42501 (the session
+// must reach aal2 first). The store of /rest/v1 finds no row by reading
+// none, never by NotFound: that, like Internal, is a bug, 500 XX000 with a
+// message that tells nothing of the internals.
+func faultError(err error) *Error {
+	switch fault.KindOf(err) {
 	case fault.Unavailable:
 		return &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
-			Message: "Could not reach the database", Hint: "Try again in a moment", RetryAfter: wait}
+			Message: "Could not reach the database", Hint: "Try again in a moment", RetryAfter: api.StoreRetryAfterOf(err)}
 	case fault.Conflict:
 		return &Error{Status: http.StatusConflict, Code: codeConflict, Message: "The change conflicts with a stored row"}
 	case fault.Invalid:
 		return &Error{Status: http.StatusBadRequest, Code: codeCheck, Message: "A value breaks a rule of the table"}
+	case fault.Unauthenticated:
+		code := codeJWT
+		if errors.Is(err, staff.ErrSessionEnded) {
+			code = codeJWTClaims
+		}
+		return &Error{Status: http.StatusUnauthorized, Code: code, Message: err.Error(), Hint: "Sign in again"}
+	case fault.Forbidden:
+		return &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: err.Error(),
+			Hint: "Verify a TOTP factor: this session must be at aal2"}
 	}
 	return &Error{Status: http.StatusInternalServerError, Code: codeInternal, Message: "Unexpected failure, please try again"}
 }

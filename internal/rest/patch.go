@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"studio/internal/api"
-	"studio/internal/auth"
 	"studio/internal/query"
+	"studio/internal/staff"
 )
 
 // handlePatch handles PATCH /rest/v1/{table}?filters: sets the columns of
@@ -21,7 +21,7 @@ import (
 // and answers them with Prefer: return=representation, else 204.
 // handled_by may only be set to the caller's own address (or null): the
 // console records who handled a message, and no one can sign for another.
-func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.Table, staff auth.Staff) {
+func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.Table, member staff.Member) {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		writeError(w, &Error{Status: http.StatusUnsupportedMediaType, Code: codeMediaType,
 			Message: fmt.Sprintf("Content-Type not acceptable: %s", r.Header.Get("Content-Type")), Hint: "Send application/json"})
@@ -45,7 +45,7 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.T
 			Hint: "Add a filter, like id=eq.…, to say which rows to update"})
 		return
 	}
-	set, err := decodePatch(r, t, staff)
+	set, err := decodePatch(r, t, member)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -79,7 +79,7 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.T
 
 // decodePatch reads the body: one JSON object of the table's patchable
 // columns and their new values.
-func decodePatch(r *http.Request, t *query.Table, staff auth.Staff) ([]query.Assignment, *Error) {
+func decodePatch(r *http.Request, t *query.Table, member staff.Member) ([]query.Assignment, *Error) {
 	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, api.MaxBodyBytes))
 	if rerr != nil {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: codeBody, Message: "The request body is too large"}
@@ -111,10 +111,10 @@ func decodePatch(r *http.Request, t *query.Table, staff auth.Staff) ([]query.Ass
 		if err != nil {
 			return nil, err
 		}
-		if c.Name == "handled_by" && v != nil && !strings.EqualFold(v.(string), staff.Email) {
+		if c.Name == "handled_by" && v != nil && !strings.EqualFold(v.(string), member.Email) {
 			return nil, &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv,
 				Message: "handled_by may only be set to your own e-mail address (or null)",
-				Details: "You are signed in as " + staff.Email}
+				Details: "You are signed in as " + member.Email}
 		}
 		set = append(set, query.Assignment{Column: c, Value: v})
 	}

@@ -4,7 +4,7 @@
 // query.Query whose identifiers all come from those tables and whose values
 // are typed; the Store (package store, both engines) turns it into SQL with
 // parameters.
-// Every request needs a staff access token (package auth).
+// Every request needs a staff access token (the staff.Gate checks it).
 package rest
 
 import (
@@ -14,11 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"studio/internal/api"
-	"studio/internal/auth"
 	"studio/internal/cors"
 	"studio/internal/fault"
 	"studio/internal/query"
+	"studio/internal/staff"
 )
 
 // Prefix is where the service is mounted.
@@ -43,17 +42,17 @@ type Config struct {
 // Service is the /rest/v1 handler. It is safe for concurrent use.
 type Service struct {
 	store Store
-	auth  auth.Authorizer
+	gate  staff.Gate
 	cfg   Config
 	cors  cors.Policy
 }
 
 // New returns the service reading st and checking tokens with a.
-func New(st Store, a auth.Authorizer, cfg Config) *Service {
+func New(st Store, gate staff.Gate, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: st, auth: a, cfg: cfg, cors: cors.Policy{
+	return &Service{store: st, gate: gate, cfg: cfg, cors: cors.Policy{
 		Origins: cfg.AllowedOrigins, AllowMethods: "GET, HEAD, PATCH, OPTIONS",
 		AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute,
 	}}
@@ -72,7 +71,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.cors.Annotate(w, r)
-	staff, err := s.authorize(r)
+	member, err := s.authorize(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -98,7 +97,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead:
 		s.handleRead(w, r, t)
 	case http.MethodPatch:
-		s.handlePatch(w, r, t, staff)
+		s.handlePatch(w, r, t, member)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, PATCH, OPTIONS")
 		writeError(w, &Error{Status: http.StatusMethodNotAllowed, Code: codeMethod,
@@ -132,7 +131,7 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// storeFailed answers a store error by its kind (kindError), logged: a bug
+// storeFailed answers a store error by its kind (faultError), logged: a bug
 // (Internal) as an error, an unavailable store at debug level (the store
 // logs each outage once), the others as warnings.
 func (s *Service) storeFailed(w http.ResponseWriter, r *http.Request, err error) {
@@ -144,5 +143,5 @@ func (s *Service) storeFailed(w http.ResponseWriter, r *http.Request, err error)
 	default:
 		s.cfg.Logger.Warn("rest: store", "kind", string(k), "path", r.URL.Path, "err", err)
 	}
-	writeError(w, kindError(fault.KindOf(err), api.StoreRetryAfterOf(err)))
+	writeError(w, faultError(err))
 }

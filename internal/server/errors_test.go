@@ -53,8 +53,8 @@ func (s failingStores) EnsureSigningKey(context.Context, staff.SigningKey) ([]st
 // staffToken lets every token in as a member of staff at aal2.
 type staffToken struct{}
 
-func (staffToken) Authorize(context.Context, string) (auth.Staff, *auth.AuthError) {
-	return auth.Staff{UserID: "6f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: "ada@studio.test", AAL: "aal2"}, nil
+func (staffToken) Authorize(context.Context, string) (staff.Member, error) {
+	return staff.Member{UserID: "6f1c2f4e-8d1a-4a57-9a0e-5b8f0b1d2c3e", Email: "ada@studio.test", AAL: "aal2"}, nil
 }
 
 // TestErrorKinds drives each kind of store failure (package fault) through

@@ -92,6 +92,18 @@ type Code struct {
 	NewEmail string
 }
 
+// SignIn is the session a one-time code starts once it is used, in the
+// transaction that uses it (ConsumeCodeByEmail, ConsumeCodeByPhone,
+// ConsumeEmailChange, ConsumeLink): the session (its UserID, the code's
+// user, is filled in by the store), its first refresh token's hash, and the
+// sign-in's audit entry (the store fills in the user's address and id and
+// the session's id).
+type SignIn struct {
+	Session     Session
+	RefreshHash string
+	Audit       AuditEntry
+}
+
 // SigningKey is a key that signs access tokens.
 type SigningKey struct {
 	KID        string
@@ -232,29 +244,33 @@ type Store interface {
 	// code's link too). It returns ErrCodeInvalid otherwise.
 	ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure AuditEntry) error
 	// ConsumeCodeByEmail is ConsumeCode for the member of staff with the
-	// address email, the code checked by match(userID, codeHash); it
-	// returns the user. It does the same work whether the address is
+	// address email, the code checked by match(userID, codeHash). When
+	// start is not nil, the code used starts that session in the same
+	// transaction, and the user is returned as the sign-in left them (only
+	// their ID otherwise). It does the same work whether the address is
 	// staff's or not, with a live code or not: the time taken tells
 	// nothing.
 	ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
-		match func(userID, codeHash string) bool, failure CodeFailure) (userID string, err error)
+		match func(userID, codeHash string) bool, failure CodeFailure, start *SignIn) (User, error)
 	// ConsumeCodeByPhone is ConsumeCodeByEmail for the member of staff
 	// whose phone is phone.
 	ConsumeCodeByPhone(ctx context.Context, phone, purpose string, now time.Time, maxTries int,
-		match func(userID, codeHash string) bool, failure CodeFailure) (userID string, err error)
+		match func(userID, codeHash string) bool, failure CodeFailure, start *SignIn) (User, error)
 	// ConsumeEmailChange uses the live e-mail change code sent to email (or
 	// of the user whose address email still is) when match(userID, hash)
 	// holds for it, and makes its new address the user's; ErrCodeInvalid
 	// (every try counts), or ErrExists when the new address became someone
-	// else's meanwhile (the code is used: not a failed try).
+	// else's meanwhile (the code is used, not a failed try, and no session
+	// starts). start as for ConsumeCodeByEmail.
 	ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
-		match func(userID, codeHash string) bool, failure CodeFailure) (userID string, err error)
+		match func(userID, codeHash string) bool, failure CodeFailure, start *SignIn) (User, error)
 	// ConsumeLink uses the live code of purpose whose link hash is linkHash
 	// and returns its user, or ErrCodeInvalid (also for a code tried
 	// maxTries times). The link of an e-mail change code makes its new
 	// address the user's. A code with a PKCE challenge is left untouched:
-	// ErrPKCERequired.
-	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure AuditEntry) (userID string, err error)
+	// ErrPKCERequired. start as for ConsumeCodeByEmail.
+	ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure AuditEntry,
+		start *SignIn) (User, error)
 	// ConsumePKCE uses the code with a challenge whose link hash is
 	// linkHash when verifier(challenge, method) holds, and returns its user
 	// and the code's purpose.

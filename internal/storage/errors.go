@@ -84,8 +84,10 @@ func errUnavailable(wait time.Duration) *Error {
 		Message: "Could not reach the database, try again in a moment", RetryAfter: wait}
 }
 
-// storeError is the answer to an error of the store: its refusals by name,
-// the rest by kind (package fault).
+// storeError is the answer to an error of the store or of the staff gate:
+// the store's refusals by name, the rest by kind (package fault). A token
+// the gate refuses (Unauthenticated, Forbidden) is denied access, saying
+// why.
 func storeError(err error) *Error {
 	switch {
 	case errors.Is(err, ErrBucketNotFound):
@@ -98,8 +100,12 @@ func storeError(err error) *Error {
 		return errKeyExists()
 	case errors.Is(err, ErrBucketNotEmpty):
 		return errBucketNotEmpty()
-	case fault.KindOf(err) == fault.Unavailable:
+	}
+	switch fault.KindOf(err) {
+	case fault.Unavailable:
 		return errUnavailable(api.StoreRetryAfterOf(err))
+	case fault.Unauthenticated, fault.Forbidden:
+		return errAccessDenied(err.Error())
 	}
 	return errInternal()
 }

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"studio/internal/api"
-	"studio/internal/auth"
 	"studio/internal/cors"
 	"studio/internal/fault"
+	"studio/internal/staff"
 )
 
 // Prefix is where the service is mounted.
@@ -42,15 +42,15 @@ type Service struct {
 	store     Store
 	backend   Backend
 	downloads downloadCounter
-	auth      auth.Authorizer
+	gate      staff.Gate
 	cfg       Config
 	cors      cors.Policy
 	tokens    tokenKeys
 }
 
 // New returns the service keeping metadata in st and bytes in b, checking
-// staff tokens with a.
-func New(st Store, b Backend, a auth.Authorizer, cfg Config) *Service {
+// staff tokens at gate.
+func New(st Store, b Backend, gate staff.Gate, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -60,7 +60,7 @@ func New(st Store, b Backend, a auth.Authorizer, cfg Config) *Service {
 	if cfg.MaxFileSize <= 0 {
 		cfg.MaxFileSize = DefaultMaxFileSize
 	}
-	return &Service{store: st, backend: b, auth: a, cfg: cfg, tokens: newTokenKeys(cfg.SigningKey), cors: cors.Policy{
+	return &Service{store: st, backend: b, gate: gate, cfg: cfg, tokens: newTokenKeys(cfg.SigningKey), cors: cors.Policy{
 		Origins: cfg.AllowedOrigins, AllowMethods: "GET, HEAD, POST, PUT, DELETE, OPTIONS",
 		AllowHeaders:  "authorization, apikey, x-client-info, x-supabase-api-version, content-type, cache-control, x-upsert, x-metadata, range, if-none-match, if-modified-since",
 		ExposeHeaders: "content-range, content-length, content-type, content-disposition, etag, last-modified, accept-ranges",
@@ -72,7 +72,7 @@ func New(st Store, b Backend, a auth.Authorizer, cfg Config) *Service {
 type request struct {
 	w     http.ResponseWriter
 	r     *http.Request
-	staff *auth.Staff // nil: anonymous (no token, or the anon key)
+	staff *staff.Member // nil: anonymous (no token, or the anon key)
 }
 
 // ServeHTTP serves a request to a path under Prefix.
@@ -84,12 +84,12 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.cors.Annotate(w, r)
-	staff, e := s.caller(r)
+	member, e := s.caller(r)
 	if e != nil {
 		writeError(w, e)
 		return
 	}
-	req := &request{w: w, r: r, staff: staff}
+	req := &request{w: w, r: r, staff: member}
 	if e := s.route(req, strings.TrimPrefix(r.URL.Path, Prefix)); e != nil {
 		writeError(w, e)
 	}
@@ -179,28 +179,21 @@ func splitPath(path string) (bucket, name string, e *Error) {
 	return bucket, name, nil
 }
 
-// caller is the staff member the request's token speaks for; nil for a
-// request with no token or with the public anon key as its token
-// (supabase-js sends the key as the bearer when no one is signed in). A
-// token that does not verify is refused.
-func (s *Service) caller(r *http.Request) (*auth.Staff, *Error) {
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	token = strings.TrimSpace(token)
-	if !ok || token == "" || token == r.Header.Get("apikey") {
+// caller is the member of staff the request's token speaks for, at the
+// gate; nil for a request with no token or with the public anon key as its
+// token. A token the gate refuses is answered by kind (storeError).
+func (s *Service) caller(r *http.Request) (*staff.Member, *Error) {
+	token := staff.StaffToken(r)
+	if token == "" {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
 	defer cancel()
-	staff, ae := s.auth.Authorize(ctx, token)
-	switch {
-	case ae == nil:
-		return &staff, nil
-	case ae.Status == http.StatusServiceUnavailable:
-		return nil, errUnavailable(ae.RetryAfter())
-	case ae.Status >= 500:
-		return nil, errInternal()
+	member, err := s.gate.Authorize(ctx, token)
+	if err != nil {
+		return nil, storeError(err)
 	}
-	return nil, errAccessDenied(ae.Message)
+	return &member, nil
 }
 
 // mayRead reports whether the caller may read the objects of b: staff, or

@@ -45,9 +45,9 @@ type foundPerson struct {
 // row is read FOR UPDATE: on PostgreSQL, the tries for one person run one
 // after the other once they have a wrong code, so that none is checked
 // after the one that locks the codes out.
-func (s *DB) tryTypedCode(ctx context.Context, op string, p person, now time.Time, failure staff.CodeFailure,
-	try func(context.Context, *sql.Tx) (codeTry, error)) (string, error) {
-	return s.tryCode(ctx, op, failure.Audit, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
+func (s *DB) tryTypedCode(ctx context.Context, op string, p person, now time.Time, failure staff.CodeFailure, start *staff.SignIn,
+	try func(context.Context, *sql.Tx) (codeTry, error)) (staff.User, error) {
+	return s.tryCode(ctx, op, failure.Audit, start, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		who, failures, err := s.personFailures(ctx, tx, p)
 		if err != nil {
 			return codeTry{}, err

@@ -34,14 +34,14 @@ func (c typedCodes) failure() staff.CodeFailure {
 // byEmail types the code hash (its match) with the address at at.
 func (c typedCodes) byEmail(hash string, at time.Time) error {
 	_, err := c.db.ConsumeCodeByEmail(context.Background(), c.email, staff.PurposeSignIn, at, staff.MaxCodeTries,
-		func(_, stored string) bool { return stored == hash }, c.failure())
+		func(_, stored string) bool { return stored == hash }, c.failure(), nil)
 	return err
 }
 
 // byPhone types the code hash with the phone number at at.
 func (c typedCodes) byPhone(hash string, at time.Time) error {
 	_, err := c.db.ConsumeCodeByPhone(context.Background(), c.phone, staff.PurposeSMS, at, staff.MaxCodeTries,
-		func(_, stored string) bool { return stored == hash }, c.failure())
+		func(_, stored string) bool { return stored == hash }, c.failure(), nil)
 	return err
 }
 
@@ -127,8 +127,8 @@ func TestCodeLockout(t *testing.T) {
 			if n := count(`SELECT COUNT(*) FROM auth_audit_log WHERE action = 'login_failed' AND detail = 'codes locked out'`); n != 2 {
 				t.Errorf("%d refused tries logged as locked out, want 2", n)
 			}
-			if id, err := db.ConsumeLink(ctx, "link1", staff.PurposeSignIn, end.Add(-time.Second), staff.MaxCodeTries, staff.AuditEntry{}); err != nil || id != adaID {
-				t.Errorf("the mail's link while codes are locked out = %q, %v; want Ada", id, err)
+			if id, err := db.ConsumeLink(ctx, "link1", staff.PurposeSignIn, end.Add(-time.Second), staff.MaxCodeTries, staff.AuditEntry{}, nil); err != nil || id.ID != adaID {
+				t.Errorf("the mail's link while codes are locked out = %q, %v; want Ada", id.ID, err)
 			}
 			if err := codes.byPhone("right", end); err != nil {
 				t.Errorf("the right code once the window ended: %v", err)

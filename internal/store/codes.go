@@ -102,35 +102,75 @@ func (s *DB) issueCode(ctx context.Context, tx *sql.Tx, c staff.Code, mail *noti
 // codeTry is the result of one try of a code.
 type codeTry struct {
 	userID  string // the code's user; "" when no live code was found
-	refused error  // why the code was not used (auth.ErrCodeInvalid, …); nil when it was
+	refused error  // why the code was not used (staff.ErrCodeInvalid, …); nil when it was
+	// kept, when not nil, is returned although the code was used, and no
+	// session is started (staff.ErrExists: the new address was taken
+	// meanwhile).
+	kept error
 }
 
 // tryCode runs try in a transaction and, when it refuses the code, logs
-// failure (auth.FailedTry) in the same transaction. It returns the user of
-// the code used, or the refusal.
-func (s *DB) tryCode(ctx context.Context, op string, failure staff.AuditEntry, try func(context.Context, *sql.Tx) (codeTry, error)) (string, error) {
+// failure (staff.FailedTry) in the same transaction. It returns the user of
+// the code used (only their id when start is nil), or the refusal. When
+// start is not nil, the code used starts that session in the same
+// transaction (signIn).
+func (s *DB) tryCode(ctx context.Context, op string, failure staff.AuditEntry, start *staff.SignIn,
+	try func(context.Context, *sql.Tx) (codeTry, error)) (staff.User, error) {
 	var t codeTry
+	var u staff.User
 	err := s.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		if t, err = try(ctx, tx); err != nil || t.refused == nil {
+		if t, err = try(ctx, tx); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, staff.FailedTry(failure, t.userID, t.refused))
+		if t.refused != nil {
+			return s.audit(ctx, tx, staff.FailedTry(failure, t.userID, t.refused))
+		}
+		u = staff.User{ID: t.userID}
+		if start == nil || t.kept != nil {
+			return nil
+		}
+		u, err = s.signIn(ctx, tx, t.userID, *start)
+		return err
 	})
 	switch {
 	case err != nil:
-		return "", err
+		return staff.User{}, err
 	case t.refused != nil:
-		return "", t.refused
+		return staff.User{}, t.refused
 	}
-	return t.userID, nil
+	return u, t.kept
+}
+
+// signIn starts the session of start for the user of a code just used, in
+// the code's transaction, and returns the user as the sign-in left them.
+func (s *DB) signIn(ctx context.Context, tx *sql.Tx, userID string, start staff.SignIn) (staff.User, error) {
+	u, err := s.userWhere(ctx, tx, `id = ?`, userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, staff.ErrNotFound
+	}
+	if err != nil {
+		return u, err
+	}
+	sess, audit := start.Session, start.Audit
+	sess.UserID = userID
+	audit.Email, audit.UserID, audit.SessionID = u.Email, userID, sess.ID
+	if err := s.startSession(ctx, tx, sess, start.RefreshHash, audit); err != nil {
+		return u, err
+	}
+	at := sess.CreatedAt
+	u.LastSignInAt, u.UpdatedAt = &at, at
+	if u.EmailConfirmedAt == nil {
+		u.EmailConfirmedAt = &at
+	}
+	return u, nil
 }
 
 // ConsumeCode implements auth.Store. Each try is one conditional UPDATE
 // (consumeCode), so concurrent tries never compare more than maxTries.
 func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure staff.AuditEntry) error {
 	match := func(_, stored string) bool { return subtle.ConstantTimeCompare([]byte(stored), []byte(codeHash)) == 1 }
-	_, err := s.tryCode(ctx, "consume code", failure,
+	_, err := s.tryCode(ctx, "consume code", failure, nil,
 		s.consumeCode(`user_id = ? AND purpose = ?`, []any{userID, purpose}, now, maxTries, match, nil))
 	return err
 }
@@ -138,30 +178,27 @@ func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, 
 // ConsumeCodeByEmail implements auth.Store: the person is found by address
 // (tryTypedCode).
 func (s *DB) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
-	return s.tryTypedCode(ctx, "consume code", personByEmail(email), now, failure,
+	match func(userID, codeHash string) bool, failure staff.CodeFailure, start *staff.SignIn) (staff.User, error) {
+	return s.tryTypedCode(ctx, "consume code", personByEmail(email), now, failure, start,
 		s.consumeCode(`user_id = (SELECT id FROM auth_users WHERE email = ?) AND purpose = ?`, []any{email, purpose}, now, maxTries, match, nil))
 }
 
 // ConsumeEmailChange implements auth.Store: the person is the one whose
 // address email is, else that address (the new one, typically).
 func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
-	var exists bool
-	userID, err := s.tryTypedCode(ctx, "consume e-mail change code", personByEmail(email), now, failure, s.consumeCode(`id = (SELECT c.id FROM auth_one_time_codes c
+	match func(userID, codeHash string) bool, failure staff.CodeFailure, start *staff.SignIn) (staff.User, error) {
+	return s.tryTypedCode(ctx, "consume e-mail change code", personByEmail(email), now, failure, start, s.consumeCode(`id = (SELECT c.id FROM auth_one_time_codes c
 			WHERE c.purpose = ? AND c.used_at IS NULL AND c.expires_at > ? AND c.tries < ?
 			AND (c.new_email = ? OR c.user_id IN (SELECT id FROM auth_users WHERE email = ?))
 			ORDER BY c.id DESC LIMIT 1)`,
 		[]any{staff.PurposeEmailChange, s.d.timeArg(now), maxTries, email, email}, now, maxTries, match,
-		func(tx *sql.Tx, userID, newEmail string) error {
-			changed, err := s.changeEmail(ctx, tx, userID, newEmail, now)
-			exists = !changed
+		func(tx *sql.Tx, t *codeTry, newEmail string) error {
+			changed, err := s.changeEmail(ctx, tx, t.userID, newEmail, now)
+			if err == nil && !changed {
+				t.kept = staff.ErrExists
+			}
 			return err
 		}))
-	if err == nil && exists {
-		return userID, staff.ErrExists
-	}
-	return userID, err
 }
 
 // consumeCode is the try (for tryCode) that counts a try on the live code
@@ -174,7 +211,7 @@ func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time
 // its link too (ConsumeLink).
 func (s *DB) consumeCode(owner string, args []any, now time.Time, maxTries int,
 	match func(userID, codeHash string) bool,
-	then func(tx *sql.Tx, userID, newEmail string) error) func(context.Context, *sql.Tx) (codeTry, error) {
+	then func(tx *sql.Tx, t *codeTry, newEmail string) error) func(context.Context, *sql.Tx) (codeTry, error) {
 	return func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
@@ -199,14 +236,16 @@ func (s *DB) consumeCode(owner string, args []any, now time.Time, maxTries int,
 		if then == nil {
 			return t, nil
 		}
-		return t, then(tx, t.userID, newEmail)
+		err = then(tx, &t, newEmail)
+		return t, err
 	}
 }
 
 // ConsumeLink implements auth.Store. The hash is looked up by index: it is
 // the hash of 256 random bits, so the lookup's timing tells nothing useful.
-func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure staff.AuditEntry) (string, error) {
-	return s.tryCode(ctx, "consume link", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
+func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure staff.AuditEntry,
+	start *staff.SignIn) (staff.User, error) {
+	return s.tryCode(ctx, "consume link", failure, start, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
 		var newEmail, challenge string
@@ -238,7 +277,7 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time
 func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
 	verifier func(challenge, method string) bool, failure staff.AuditEntry) (string, string, error) {
 	var purpose string
-	userID, err := s.tryCode(ctx, "consume PKCE code", failure, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
+	u, err := s.tryCode(ctx, "consume PKCE code", failure, nil, func(ctx context.Context, tx *sql.Tx) (codeTry, error) {
 		var t codeTry
 		var id int64
 		var challenge, method string
@@ -264,7 +303,7 @@ func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, ma
 		}
 		return t, nil
 	})
-	return userID, purpose, err
+	return u.ID, purpose, err
 }
 
 // countTry counts a wrong try of the code id; tried maxTries times, it is

@@ -67,7 +67,7 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := consume("right", t0); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("after five wrong tries: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link3", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link3", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}, nil); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("link after five wrong tries: err = %v, want ErrCodeInvalid", err)
 	}
 
@@ -76,9 +76,9 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, code(ada.ID, "right", "link4", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	byEmail := func(email, hash string) (string, error) {
+	byEmail := func(email, hash string) (staff.User, error) {
 		return db.ConsumeCodeByEmail(ctx, email, staff.PurposeSignIn, t0, 5,
-			func(userID, stored string) bool { return userID == ada.ID && stored == hash }, staff.CodeFailure{})
+			func(userID, stored string) bool { return userID == ada.ID && stored == hash }, staff.CodeFailure{}, nil)
 	}
 	if _, err := byEmail("eve@studio.test", "right"); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("by an address that is not staff's: err = %v, want ErrCodeInvalid", err)
@@ -86,8 +86,8 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if _, err := byEmail(ada.Email, "wrong"); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("wrong code by address: err = %v, want ErrCodeInvalid", err)
 	}
-	if id, err := byEmail(ada.Email, "right"); err != nil || id != ada.ID {
-		t.Errorf("ConsumeCodeByEmail = %q, %v", id, err)
+	if u, err := byEmail(ada.Email, "right"); err != nil || u.ID != ada.ID {
+		t.Errorf("ConsumeCodeByEmail = %q, %v", u.ID, err)
 	}
 	if _, err := byEmail(ada.Email, "right"); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("used twice by address: err = %v, want ErrCodeInvalid", err)
@@ -100,20 +100,20 @@ func testCodes(t *testing.T, engine storetest.Engine) {
 	if err := db.CreateCode(ctx, code(ada.ID, "new", "link-new", t0), staff.AuditEntry{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-old", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-old", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}, nil); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("replaced link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", staff.PurposeRecovery, t0.Add(time.Minute), 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", staff.PurposeRecovery, t0.Add(time.Minute), 5, staff.AuditEntry{}, nil); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("link of another purpose: err = %v, want ErrCodeInvalid", err)
 	}
-	userID, err := db.ConsumeLink(ctx, "link-new", staff.PurposeSignIn, t0.Add(time.Minute), 5, staff.AuditEntry{})
-	if err != nil || userID != ada.ID {
-		t.Errorf("ConsumeLink = %q, %v", userID, err)
+	used, err := db.ConsumeLink(ctx, "link-new", staff.PurposeSignIn, t0.Add(time.Minute), 5, staff.AuditEntry{}, nil)
+	if err != nil || used.ID != ada.ID {
+		t.Errorf("ConsumeLink = %q, %v", used.ID, err)
 	}
 	if err := consume("new", t0.Add(time.Minute)); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("code of a used link: err = %v, want ErrCodeInvalid", err)
 	}
-	if _, err := db.ConsumeLink(ctx, "link-new", staff.PurposeSignIn, t0.Add(time.Minute), 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrCodeInvalid) {
+	if _, err := db.ConsumeLink(ctx, "link-new", staff.PurposeSignIn, t0.Add(time.Minute), 5, staff.AuditEntry{}, nil); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("link used twice: err = %v, want ErrCodeInvalid", err)
 	}
 }
@@ -187,7 +187,7 @@ func testPKCE(t *testing.T, engine storetest.Engine) {
 	}
 	// Its link does not sign in without the verifier, and stays for it.
 	for range 6 {
-		if _, err := db.ConsumeLink(ctx, "pkce-link", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}); !errors.Is(err, staff.ErrPKCERequired) {
+		if _, err := db.ConsumeLink(ctx, "pkce-link", staff.PurposeSignIn, t0, 5, staff.AuditEntry{}, nil); !errors.Is(err, staff.ErrPKCERequired) {
 			t.Errorf("link of a PKCE code: err = %v, want ErrPKCERequired", err)
 		}
 	}
@@ -227,24 +227,24 @@ func testEmailChange(t *testing.T, engine storetest.Engine) {
 		return func(userID, stored string) bool { return userID == ada.ID && stored == want }
 	}
 	change("h1", "l1", "lovelace@studio.test")
-	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), staff.CodeFailure{}); !errors.Is(err, staff.ErrCodeInvalid) {
+	if _, err := db.ConsumeEmailChange(ctx, "lovelace@studio.test", t0, 5, match("wrong"), staff.CodeFailure{}, nil); !errors.Is(err, staff.ErrCodeInvalid) {
 		t.Errorf("wrong code: err = %v", err)
 	}
 	// Found by the current address too.
-	userID, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), staff.CodeFailure{})
-	if err != nil || userID != ada.ID {
-		t.Fatalf("ConsumeEmailChange = %q, %v", userID, err)
+	changed, err := db.ConsumeEmailChange(ctx, "ada@studio.test", t0, 5, match("h1"), staff.CodeFailure{}, nil)
+	if err != nil || changed.ID != ada.ID {
+		t.Fatalf("ConsumeEmailChange = %q, %v", changed.ID, err)
 	}
 	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "lovelace@studio.test" {
 		t.Errorf("address after the change = %q", u.Email)
 	}
 	change("h2", "l2", "bob@studio.test")
-	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), staff.CodeFailure{}); !errors.Is(err, staff.ErrExists) {
+	if _, err := db.ConsumeEmailChange(ctx, "bob@studio.test", t0, 5, match("h2"), staff.CodeFailure{}, nil); !errors.Is(err, staff.ErrExists) {
 		t.Errorf("someone else's address: err = %v, want ErrExists", err)
 	}
 	change("h3", "l3", "ada@studio.test")
-	if id, err := db.ConsumeLink(ctx, "l3", staff.PurposeEmailChange, t0, 5, staff.AuditEntry{}); err != nil || id != ada.ID {
-		t.Fatalf("ConsumeLink = %q %v", id, err)
+	if id, err := db.ConsumeLink(ctx, "l3", staff.PurposeEmailChange, t0, 5, staff.AuditEntry{}, nil); err != nil || id.ID != ada.ID {
+		t.Fatalf("ConsumeLink = %q %v", id.ID, err)
 	}
 	if u, _ := db.FindUserByID(ctx, ada.ID); u.Email != "ada@studio.test" {
 		t.Errorf("address after the link = %q", u.Email)
@@ -270,7 +270,7 @@ func TestCodeTriesRace(t *testing.T) {
 			_, _, _ = db.ConsumePKCE(ctx, "link", t0, maxTries, func(string, string) bool { return false }, staff.AuditEntry{})
 		}},
 		{"e-mail change code", staff.PurposeEmailChange, false, func(db *store.DB) {
-			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, staff.CodeFailure{})
+			_, _ = db.ConsumeEmailChange(ctx, "new@studio.test", t0, maxTries, func(string, string) bool { return false }, staff.CodeFailure{}, nil)
 		}},
 	}
 	for _, engine := range storetest.Engines() {
@@ -334,5 +334,63 @@ func TestClaimEmailSendOnceAtATime(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// testCodeSignIn: a code used with a staff.SignIn starts that session in the
+// transaction that uses it (the user, the session, its refresh token and the
+// audit entry of the sign-in); a refused code starts none.
+func testCodeSignIn(t *testing.T, engine storetest.Engine) {
+	db := engine.New(t)
+	ctx := context.Background()
+	ada := member("00000000-0000-4000-8000-000000000001", "ada@studio.test")
+	mustAddUser(t, db, ada)
+	signIn := func(id string) *staff.SignIn {
+		return &staff.SignIn{
+			Session:     staff.Session{ID: id, CreatedAt: t0, RefreshedAt: t0, AAL: staff.AAL1, AMR: []staff.AMREntry{{Method: "otp", Timestamp: t0.Unix()}}},
+			RefreshHash: "refresh-" + id,
+			Audit:       staff.AuditEntry{At: t0, Action: staff.ActionLogin, IP: "192.0.2.1", Detail: "otp"},
+		}
+	}
+	byEmail := func(hash string, start *staff.SignIn) (staff.User, error) {
+		return db.ConsumeCodeByEmail(ctx, ada.Email, staff.PurposeSignIn, t0, 5,
+			func(_, stored string) bool { return stored == hash }, staff.CodeFailure{}, start)
+	}
+	if err := db.CreateCode(ctx, code(ada.ID, "right", "link1", t0), staff.AuditEntry{}); err != nil {
+		t.Fatal(err)
+	}
+	const refused, started = "10000000-0000-4000-8000-000000000001", "10000000-0000-4000-8000-000000000002"
+	if _, err := byEmail("wrong", signIn(refused)); !errors.Is(err, staff.ErrCodeInvalid) {
+		t.Fatalf("wrong code: err = %v, want ErrCodeInvalid", err)
+	}
+	if _, _, err := db.FindSessionUser(ctx, refused); !errors.Is(err, staff.ErrSessionNotFound) {
+		t.Errorf("a refused code started its session: err = %v", err)
+	}
+	u, err := byEmail("right", signIn(started))
+	if err != nil {
+		t.Fatalf("right code: %v", err)
+	}
+	if u.ID != ada.ID || u.Email != ada.Email || u.LastSignInAt == nil || !u.LastSignInAt.Equal(t0) || u.EmailConfirmedAt == nil {
+		t.Errorf("user returned = %+v, want Ada as the sign-in left her", u)
+	}
+	sess, stored, err := db.FindSessionUser(ctx, started)
+	if err != nil || sess.UserID != ada.ID || stored.LastSignInAt == nil || !stored.LastSignInAt.Equal(t0) {
+		t.Fatalf("the session started = %+v, %+v, %v", sess, stored, err)
+	}
+	if _, _, err := db.RefreshSession(ctx, "refresh-"+started, "refresh-next", t0, time.Second, func(staff.Session) error { return nil }); err != nil {
+		t.Errorf("the session's refresh token: %v", err)
+	}
+	log, err := db.ListAudit(ctx, t0.Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logins []staff.AuditEntry
+	for _, e := range log {
+		if e.Action == staff.ActionLogin {
+			logins = append(logins, e)
+		}
+	}
+	if len(logins) != 1 || logins[0].SessionID != started || logins[0].UserID != ada.ID || logins[0].Email != ada.Email {
+		t.Errorf("logins logged = %+v, want one for the session started", logins)
 	}
 }

@@ -20,8 +20,8 @@ func (s *DB) FindUserByPhone(ctx context.Context, phone string) (staff.User, err
 // ConsumeCodeByPhone implements auth.Store: ConsumeCodeByEmail's one UPDATE,
 // the user (and the person whose wrong codes count) found by phone.
 func (s *DB) ConsumeCodeByPhone(ctx context.Context, phone, purpose string, now time.Time, maxTries int,
-	match func(userID, codeHash string) bool, failure staff.CodeFailure) (string, error) {
-	return s.tryTypedCode(ctx, "consume code", personByPhone(phone), now, failure,
+	match func(userID, codeHash string) bool, failure staff.CodeFailure, start *staff.SignIn) (staff.User, error) {
+	return s.tryTypedCode(ctx, "consume code", personByPhone(phone), now, failure, start,
 		s.consumeCode(`user_id = (SELECT id FROM auth_users WHERE phone = ? AND phone <> '') AND purpose = ?`,
 			[]any{phone, purpose}, now, maxTries, match, nil))
 }

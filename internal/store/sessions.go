@@ -15,31 +15,36 @@ import (
 
 // StartSession implements auth.Store.
 func (s *DB) StartSession(ctx context.Context, sess staff.Session, refreshHash string, audit staff.AuditEntry) error {
+	return s.write(ctx, "start session", func(ctx context.Context, tx *sql.Tx) error {
+		return s.startSession(ctx, tx, sess, refreshHash, audit)
+	})
+}
+
+// startSession is StartSession in tx.
+func (s *DB) startSession(ctx context.Context, tx *sql.Tx, sess staff.Session, refreshHash string, audit staff.AuditEntry) error {
 	amr, err := json.Marshal(sess.AMR)
 	if err != nil {
 		return fmt.Errorf("start session: %w", err)
 	}
-	return s.write(ctx, "start session", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET last_sign_in_at = ?, updated_at = ?,
-			email_confirmed_at = COALESCE(email_confirmed_at, ?) WHERE id = ?`),
-			s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), sess.UserID)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return errors.Join(err, staff.ErrNotFound)
-		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_sessions (id, user_id, created_at, refreshed_at, aal, amr)
-			VALUES (?, ?, ?, ?, ?, ?)`), sess.ID, sess.UserID, s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.RefreshedAt),
-			sess.AAL, string(amr)); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at)
-			VALUES (?, ?, ?)`), refreshHash, sess.ID, s.d.timeArg(sess.CreatedAt)); err != nil {
-			return err
-		}
-		return s.audit(ctx, tx, audit)
-	})
+	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_users SET last_sign_in_at = ?, updated_at = ?,
+		email_confirmed_at = COALESCE(email_confirmed_at, ?) WHERE id = ?`),
+		s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.CreatedAt), sess.UserID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return errors.Join(err, staff.ErrNotFound)
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_sessions (id, user_id, created_at, refreshed_at, aal, amr)
+		VALUES (?, ?, ?, ?, ?, ?)`), sess.ID, sess.UserID, s.d.timeArg(sess.CreatedAt), s.d.timeArg(sess.RefreshedAt),
+		sess.AAL, string(amr)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO auth_refresh_tokens (token_hash, session_id, created_at)
+		VALUES (?, ?, ?)`), refreshHash, sess.ID, s.d.timeArg(sess.CreatedAt)); err != nil {
+		return err
+	}
+	return s.audit(ctx, tx, audit)
 }
 
 const sessionColumns = `id, user_id, created_at, refreshed_at, aal, amr, factor_id`

@@ -120,6 +120,7 @@ func TestAuthStore(t *testing.T) {
 		t.Run(engine.Name, func(t *testing.T) {
 			t.Run("staff users", func(t *testing.T) { testUsers(t, engine) })
 			t.Run("codes: single use, expiry, tries, replacement", func(t *testing.T) { testCodes(t, engine) })
+			t.Run("a code used starts its session in its transaction", func(t *testing.T) { testCodeSignIn(t, engine) })
 			t.Run("e-mail sends are limited per address", func(t *testing.T) { testEmailSends(t, engine) })
 			t.Run("refresh token rotation and reuse", func(t *testing.T) { testRefresh(t, engine) })
 			t.Run("sign-out scopes", func(t *testing.T) { testEndSessions(t, engine) })
