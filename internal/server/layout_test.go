@@ -3,6 +3,7 @@ package server_test
 import (
 	"go/build"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -104,5 +105,43 @@ func TestStoreNeedsNoProtocol(t *testing.T) {
 	}
 	if len(seen) < 3 {
 		t.Fatalf("walked only %v: the walk is broken", seen)
+	}
+}
+
+// TestReadmeListsEveryPackage: the README's layout names every package of
+// the module, so that a newcomer finds each room on the map.
+func TestReadmeListsEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, ok := strings.Cut(string(readme), "## Layout")
+	if !ok {
+		t.Fatal("README.md has no ## Layout section")
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(layout, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasSuffix(f[0], "/") {
+			listed[strings.TrimSuffix(f[0], "/")] = true
+		}
+	}
+	err = filepath.WalkDir("../..", func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if name := d.Name(); name == "node_modules" || name == "web" || strings.HasPrefix(name, ".") && dir != "../.." {
+			return filepath.SkipDir
+		}
+		if _, err := build.ImportDir(dir, 0); err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel("../..", dir)
+		if rel = filepath.ToSlash(rel); (strings.HasPrefix(rel, "internal/") || strings.HasPrefix(rel, "cmd/")) && !listed[rel] {
+			t.Errorf("README.md's layout does not list %s/", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
