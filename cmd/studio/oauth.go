@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store"
@@ -44,7 +44,7 @@ var oauthAddCommand = command{
 	setup: func(fs *flag.FlagSet, env func(string) string) action {
 		cfg := storeFlags(fs, env)
 		secrets := secretKeyFlags(fs, env)
-		var spec auth.OIDCProviderSpec
+		var spec federated.OIDCProviderSpec
 		var secretFile, scopes string
 		fs.StringVar(&spec.Issuer, "issuer", "", "the provider's issuer URL (https; http only on a loopback host)")
 		fs.StringVar(&spec.ClientID, "client-id", "", "the client id registered at the provider")
@@ -66,7 +66,7 @@ var oauthAddCommand = command{
 			}
 			return withSecretKey(ctx, *cfg, *secrets, true, stderr, func(db *store.DB, key *secretkey.SecretKey) error {
 				now := time.Now().UTC()
-				p, err := auth.NewOIDCProvider(ctx, spec, key, now)
+				p, err := federated.NewOIDCProvider(ctx, spec, key, now)
 				if err != nil {
 					return err
 				}
@@ -106,7 +106,7 @@ var oauthListCommand = listCommand(
 			if p.Kind != staff.KindOIDC {
 				continue
 			}
-			c, cerr := auth.OIDCSettings(p)
+			c, cerr := federated.OIDCSettings(p)
 			if cerr != nil {
 				return t, cerr
 			}

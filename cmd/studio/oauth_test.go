@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/secretkey"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -78,7 +78,7 @@ func TestOAuthCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := auth.OIDCSettings(p)
+	cfg, err := federated.OIDCSettings(p)
 	if err != nil {
 		t.Fatal(err)
 	}

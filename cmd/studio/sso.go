@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/staff"
 	"studio/internal/store"
 )
@@ -56,7 +56,7 @@ var ssoAddCommand = command{
 				fmt.Fprintf(stderr, "%s: give at least one --domain\n", fs.Name())
 				return errUsage
 			}
-			format, err := auth.NameIDFormat(nameIDFormat)
+			format, err := federated.NameIDFormat(nameIDFormat)
 			if err != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 				return errUsage
@@ -65,7 +65,7 @@ var ssoAddCommand = command{
 			if err != nil {
 				return err
 			}
-			p, err := auth.NewSAMLProvider(uuid.NewString(), metadata, metadataURL, domains, format, time.Now().UTC())
+			p, err := federated.NewSAMLProvider(uuid.NewString(), metadata, metadataURL, domains, format, time.Now().UTC())
 			if err != nil {
 				return err
 			}
@@ -90,19 +90,19 @@ var ssoAddCommand = command{
 // readMetadata reads the IdP's metadata from url or file.
 func readMetadata(ctx context.Context, url, file string) ([]byte, error) {
 	if url != "" {
-		return auth.FetchSAMLMetadata(ctx, url)
+		return federated.FetchSAMLMetadata(ctx, url)
 	}
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, auth.MaxSAMLMetadataBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, federated.MaxSAMLMetadataBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > auth.MaxSAMLMetadataBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes: not an IdP's metadata", file, auth.MaxSAMLMetadataBytes)
+	if len(data) > federated.MaxSAMLMetadataBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not an IdP's metadata", file, federated.MaxSAMLMetadataBytes)
 	}
 	return data, nil
 }
@@ -151,7 +151,7 @@ var ssoListCommand = listCommand(
 			if p.Kind != staff.KindSAML {
 				continue
 			}
-			var c auth.SAMLConfig
+			var c federated.SAMLConfig
 			_ = json.Unmarshal(p.Config, &c) // a config that does not read shows no URL
 			var fetched *time.Time
 			fetchedCell := ""

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"studio/internal/auth/federated"
 	"studio/internal/staff"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -85,7 +86,7 @@ func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, li
 		return staff.User{}, &federatedRefusal{reason: "nonce",
 			e: newError(http.StatusBadRequest, codeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")}
 	}
-	if sum := sha256.Sum256([]byte(p.Nonce)); p.Nonce != "" && !nonceMatches(tok.Nonce, hex.EncodeToString(sum[:])) {
+	if sum := sha256.Sum256([]byte(p.Nonce)); p.Nonce != "" && !federated.NonceMatches(tok.Nonce, hex.EncodeToString(sum[:])) {
 		return staff.User{}, &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
 	}
 	ctx, cancel := withStoreTimeout(r)

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"studio/internal/api"
+	"studio/internal/auth/federated"
 	"studio/internal/staff"
 )
 
@@ -202,9 +203,9 @@ func (s *Service) providerSignIn(r *http.Request, flow staff.FlowState, params u
 	if code == "" {
 		return staff.User{}, &federatedRefusal{reason: "no code", e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")}
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), providerTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), federated.ProviderTimeout)
 	defer cancel()
-	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(providerContext(ctx, c.cfg.Issuer), code, oauth2.VerifierOption(flow.ProviderVerifier))
+	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(federated.ProviderContext(ctx, c.cfg.Issuer), code, oauth2.VerifierOption(flow.ProviderVerifier))
 	if err != nil {
 		s.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
 		return staff.User{}, &federatedRefusal{reason: "code exchange", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
@@ -214,7 +215,7 @@ func (s *Service) providerSignIn(r *http.Request, flow staff.FlowState, params u
 		return staff.User{}, &federatedRefusal{reason: "no id token", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
 	}
 	idt, claims, refusal := s.verifyIDToken(ctx, c, raw, tok.AccessToken)
-	if refusal == nil && !nonceMatches(idt.Nonce, flow.RequestID) {
+	if refusal == nil && !federated.NonceMatches(idt.Nonce, flow.RequestID) {
 		refusal = &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
 	}
 	if refusal != nil {

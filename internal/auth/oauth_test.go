@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store/storetest"
@@ -468,8 +469,8 @@ func TestNewOIDCProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := auth.OIDCProviderSpec{Name: "acme", Issuer: idp.issuer(), ClientID: "c", ClientSecret: "s", Domains: []string{"@Example.org"}}
-	p, err := auth.NewOIDCProvider(context.Background(), good, key, time.Now())
+	good := federated.OIDCProviderSpec{Name: "acme", Issuer: idp.issuer(), ClientID: "c", ClientSecret: "s", Domains: []string{"@Example.org"}}
+	p, err := federated.NewOIDCProvider(context.Background(), good, key, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,21 +479,21 @@ func TestNewOIDCProvider(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name   string
-		change func(*auth.OIDCProviderSpec)
+		change func(*federated.OIDCProviderSpec)
 		msg    string
 	}{
-		{"name email", func(s *auth.OIDCProviderSpec) { s.Name = "email" }, "provider name"},
-		{"name sso:", func(s *auth.OIDCProviderSpec) { s.Name = "sso:x" }, "provider name"},
-		{"name upper case", func(s *auth.OIDCProviderSpec) { s.Name = "Acme" }, "provider name"},
-		{"http issuer", func(s *auth.OIDCProviderSpec) { s.Issuer = "http://idp.example.org" }, "https"},
-		{"issuer that is not the provider's", func(s *auth.OIDCProviderSpec) { s.Issuer = idp.issuer() + "/" }, "did not match"},
-		{"no discovery", func(s *auth.OIDCProviderSpec) { s.Issuer = idp.issuer() + "/nothing" }, "discovery"},
-		{"no secret", func(s *auth.OIDCProviderSpec) { s.ClientSecret = "" }, "client secret"},
-		{"bad domain", func(s *auth.OIDCProviderSpec) { s.Domains = []string{"ada@example.org"} }, "domain"},
+		{"name email", func(s *federated.OIDCProviderSpec) { s.Name = "email" }, "provider name"},
+		{"name sso:", func(s *federated.OIDCProviderSpec) { s.Name = "sso:x" }, "provider name"},
+		{"name upper case", func(s *federated.OIDCProviderSpec) { s.Name = "Acme" }, "provider name"},
+		{"http issuer", func(s *federated.OIDCProviderSpec) { s.Issuer = "http://idp.example.org" }, "https"},
+		{"issuer that is not the provider's", func(s *federated.OIDCProviderSpec) { s.Issuer = idp.issuer() + "/" }, "did not match"},
+		{"no discovery", func(s *federated.OIDCProviderSpec) { s.Issuer = idp.issuer() + "/nothing" }, "discovery"},
+		{"no secret", func(s *federated.OIDCProviderSpec) { s.ClientSecret = "" }, "client secret"},
+		{"bad domain", func(s *federated.OIDCProviderSpec) { s.Domains = []string{"ada@example.org"} }, "domain"},
 	} {
 		spec := good
 		c.change(&spec)
-		if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), c.msg) {
+		if _, err := federated.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.msg)
 		}
 	}
@@ -502,13 +503,13 @@ func TestNewOIDCProvider(t *testing.T) {
 	defer huge.Close()
 	spec := good
 	spec.Issuer = huge.URL
-	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := federated.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("a discovery document over 1 MiB: %v", err)
 	}
 	only := newFakeIdP(t, "private_key_jwt")
 	spec = good
 	spec.Issuer = only.issuer()
-	if _, err := auth.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "client_secret_basic") {
+	if _, err := federated.NewOIDCProvider(context.Background(), spec, key, time.Now()); err == nil || !strings.Contains(err.Error(), "client_secret_basic") {
 		t.Errorf("private_key_jwt only: %v", err)
 	}
 }

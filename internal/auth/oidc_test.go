@@ -22,7 +22,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
-	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/staff"
 )
 
@@ -226,7 +226,7 @@ func atHash(accessToken string) string {
 // addProvider adds idp to f's store as name, with domains allowed.
 func (f *fixture) addProvider(idp *fakeIdP, name string, scopes []string, domains ...string) staff.Provider {
 	f.t.Helper()
-	p, err := auth.NewOIDCProvider(context.Background(), auth.OIDCProviderSpec{Name: name, Issuer: idp.issuer(),
+	p, err := federated.NewOIDCProvider(context.Background(), federated.OIDCProviderSpec{Name: name, Issuer: idp.issuer(),
 		ClientID: idp.clientID, ClientSecret: idp.secret, Scopes: scopes, Domains: domains}, f.secrets, f.clock.Now())
 	if err != nil {
 		f.t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"studio/internal/auth"
+	"studio/internal/auth/federated"
 )
 
 // logBuffer is a log a test reads.
@@ -161,12 +162,12 @@ func TestSAMLMetadataStaysOutside(t *testing.T) {
 		http.Redirect(w, r, strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)+"/metadata", http.StatusFound)
 	})
 
-	if got, err := auth.FetchSAMLMetadata(context.Background(), srv.URL+"/moved"); err != nil || !bytes.Equal(got, good) {
+	if got, err := federated.FetchSAMLMetadata(context.Background(), srv.URL+"/moved"); err != nil || !bytes.Equal(got, good) {
 		t.Errorf("redirected on its own host: %v", err)
 	}
 	ownHits.Store(0)
 	for _, path := range []string{"/inside", "/renamed"} {
-		if _, err := auth.FetchSAMLMetadata(context.Background(), srv.URL+path); err == nil || !strings.Contains(err.Error(), "is not a public address") {
+		if _, err := federated.FetchSAMLMetadata(context.Background(), srv.URL+path); err == nil || !strings.Contains(err.Error(), "is not a public address") {
 			t.Errorf("redirected from %s to another host inside: %v", path, err)
 		}
 	}

@@ -2,10 +2,10 @@ package auth
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"path"
 	"strings"
+	"studio/internal/auth/federated"
 
 	"github.com/gobwas/glob"
 )
@@ -112,7 +112,7 @@ func normalHost(u *url.URL) (scheme, host string, ok bool) {
 		return "", "", false
 	}
 	name, port := strings.ToLower(u.Hostname()), u.Port()
-	if !validHostname(name) {
+	if !federated.ValidHostname(name) {
 		return "", "", false
 	}
 	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
@@ -125,28 +125,6 @@ func normalHost(u *url.URL) (scheme, host string, ok bool) {
 		return scheme, name + ":" + port, true
 	}
 	return scheme, name, true
-}
-
-// validHostname reports whether name is an IP address or a DNS name of
-// letters, digits, hyphens and dots (lower case).
-func validHostname(name string) bool {
-	if net.ParseIP(name) != nil {
-		return true
-	}
-	if name == "" || len(name) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(name, ".") {
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for _, c := range label {
-			if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // resolve is the page a link asked to open redirectTo leads to: its

@@ -29,6 +29,7 @@ import (
 	dsig "github.com/russellhaering/goxmldsig"
 
 	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/secretkey"
 	"studio/internal/staff"
 	"studio/internal/store/storetest"
@@ -217,7 +218,7 @@ func newSAMLFixture(t testing.TB, engine storetest.Engine) *samlFixture {
 	t.Helper()
 	f := newFixture(t, engine)
 	idp, other := idps(t)
-	p, err := auth.NewSAMLProvider(uuid.NewString(), idp.metadata(t), "", []string{"Studio.test"}, "", f.clock.Now())
+	p, err := federated.NewSAMLProvider(uuid.NewString(), idp.metadata(t), "", []string{"Studio.test"}, "", f.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -719,7 +720,7 @@ func TestSAMLProviderSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := auth.NewSAMLProvider("b6f3c1e2-0000-4000-8000-000000000001", tt.metadata, "", tt.domains, tt.format, time.Now())
+			p, err := federated.NewSAMLProvider("b6f3c1e2-0000-4000-8000-000000000001", tt.metadata, "", tt.domains, tt.format, time.Now())
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -737,11 +738,11 @@ func TestSAMLProviderSettings(t *testing.T) {
 	}
 	for in, want := range map[string]string{"": "", "persistent": string(saml.PersistentNameIDFormat),
 		"emailAddress": string(saml.EmailAddressNameIDFormat), string(saml.TransientNameIDFormat): string(saml.TransientNameIDFormat)} {
-		if got, err := auth.NameIDFormat(in); got != want || err != nil {
+		if got, err := federated.NameIDFormat(in); got != want || err != nil {
 			t.Errorf("NameIDFormat(%q) = %q, %v", in, got, err)
 		}
 	}
-	if _, err := auth.NameIDFormat("kerberos"); err == nil {
+	if _, err := federated.NameIDFormat("kerberos"); err == nil {
 		t.Error("NameIDFormat(kerberos) is accepted")
 	}
 }
@@ -754,7 +755,7 @@ func TestFetchSAMLMetadata(t *testing.T) {
 		"http://[::1]:9/m": true, "http://idp.example/metadata": false, "ftp://idp.example/m": false, "/metadata": false,
 		"http://10.0.0.1/m": false,
 	} {
-		if _, err := auth.CheckMetadataURL(raw); (err == nil) != ok {
+		if _, err := federated.CheckMetadataURL(raw); (err == nil) != ok {
 			t.Errorf("CheckMetadataURL(%s) = %v", raw, err)
 		}
 	}
@@ -763,19 +764,19 @@ func TestFetchSAMLMetadata(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metadata", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(good) })
 	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = w.Write(bytes.Repeat([]byte(" "), auth.MaxSAMLMetadataBytes+1))
+		_, _ = w.Write(bytes.Repeat([]byte(" "), federated.MaxSAMLMetadataBytes+1))
 	})
 	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://idp.example/metadata", http.StatusFound)
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	got, err := auth.FetchSAMLMetadata(context.Background(), srv.URL+"/metadata")
+	got, err := federated.FetchSAMLMetadata(context.Background(), srv.URL+"/metadata")
 	if err != nil || !bytes.Equal(got, good) {
 		t.Errorf("fetch = %v", err)
 	}
 	for _, path := range []string{"/huge", "/away", "/missing"} {
-		if _, err := auth.FetchSAMLMetadata(context.Background(), srv.URL+path); err == nil {
+		if _, err := federated.FetchSAMLMetadata(context.Background(), srv.URL+path); err == nil {
 			t.Errorf("fetch %s succeeded", path)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/crewjam/saml"
 	"github.com/google/uuid"
 
-	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/staff"
 	"studio/internal/store/storetest"
 )
@@ -38,7 +38,7 @@ func TestSAMLMetadataStale(t *testing.T) {
 		{"validUntil passed before cacheDuration runs out", saml.EntityDescriptor{ValidUntil: fetched.Add(time.Hour), CacheDuration: 48 * time.Hour}, 2 * time.Hour, true},
 	}
 	for _, tt := range tests {
-		if got := auth.SAMLMetadataStale(&tt.idp, fetched, fetched.Add(tt.after)); got != tt.stale {
+		if got := federated.SAMLMetadataStale(&tt.idp, fetched, fetched.Add(tt.after)); got != tt.stale {
 			t.Errorf("%s: stale = %v", tt.name, got)
 		}
 	}
@@ -83,7 +83,7 @@ func testSAMLMetadataRefresh(t *testing.T, engine storetest.Engine) {
 		_, _ = w.Write(publish(t, f.clock.Now()))
 	}))
 	defer srv.Close()
-	p, err := auth.NewSAMLProvider(uuid.NewString(), f.idp.metadataAt(t, f.clock.Now()), srv.URL+"/metadata", []string{"studio.test"}, "", f.clock.Now())
+	p, err := federated.NewSAMLProvider(uuid.NewString(), f.idp.metadataAt(t, f.clock.Now()), srv.URL+"/metadata", []string{"studio.test"}, "", f.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func testSAMLMetadataRefresh(t *testing.T, engine storetest.Engine) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var c auth.SAMLConfig
+		var c federated.SAMLConfig
 		if err := json.Unmarshal(got.Config, &c); err != nil {
 			t.Fatal(err)
 		}

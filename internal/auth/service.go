@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/auth/federated"
 	"studio/internal/captcha"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
@@ -126,8 +127,8 @@ type Service struct {
 	skippedLogged  map[string]bool // kids of the unreadable keys logged
 
 	verified tokenCache
-	oidc     oidcProviders // the OIDC providers' discovery (oidc.go)
-	samlMeta samlFetches   // when each SAML provider's metadata was last fetched again (samlrefresh.go)
+	oidc     federated.Discoveries // the OIDC providers' discovery (oidc.go)
+	samlMeta federated.SAMLFetches // when each SAML provider's metadata was last fetched again (samlrefresh.go)
 
 	background      sync.WaitGroup // mailCode's work after the answer
 	backgroundSlots chan struct{}  // at most MaxBackground of it at once

@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -17,13 +17,13 @@ import (
 	"github.com/coreos/go-oidc/v3/oidc"
 )
 
-// providerBase is the template of the transport under every call to a
+// ProviderBase is the template of the transport under every call to a
 // provider (its TLS settings, its limits); the tests' is one that trusts
 // their TLS servers. Its dialer and proxy are never used: see
 // providerTransports.
-var providerBase = http.DefaultTransport.(*http.Transport)
+var ProviderBase = http.DefaultTransport.(*http.Transport)
 
-// providerClient makes the calls to the provider whose own URL (an OIDC
+// ProviderClient makes the calls to the provider whose own URL (an OIDC
 // issuer, a SAML metadata URL) is providerURL: each within providerTimeout,
 // each answer read up to maxProviderResponse, and each to an https URL. A
 // provider's answers name further URLs (discovery's token endpoint and
@@ -37,15 +37,15 @@ var providerBase = http.DefaultTransport.(*http.Transport)
 // the address it goes to. The provider's own host, as configured, may be
 // anywhere (an IdP on this network); any other host a call reaches must be
 // at a public address (publicAddr).
-func providerClient(providerURL string) *http.Client {
+func ProviderClient(providerURL string) *http.Client {
 	u, err := url.Parse(providerURL)
 	loopbackHTTP := err == nil && u.Scheme == "http" && isLoopback(u.Hostname())
 	own := ""
 	if err == nil {
 		own = ownHost(u)
 	}
-	return &http.Client{Timeout: providerTimeout,
-		Transport: providerTransport{base: providerTransports.get(providerBase, own), loopbackHTTP: loopbackHTTP}}
+	return &http.Client{Timeout: ProviderTimeout,
+		Transport: providerTransport{base: providerTransports.get(ProviderBase, own), loopbackHTTP: loopbackHTTP}}
 }
 
 // ownHost is the host and port a connection to u goes to, the port the
@@ -62,10 +62,10 @@ func ownHost(u *url.URL) string {
 	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
-// providerContext is ctx with the providerClient of providerURL, for
+// ProviderContext is ctx with the providerClient of providerURL, for
 // go-oidc and oauth2 (go-oidc keeps it for the JWKS it fetches later).
-func providerContext(ctx context.Context, providerURL string) context.Context {
-	return oidc.ClientContext(ctx, providerClient(providerURL))
+func ProviderContext(ctx context.Context, providerURL string) context.Context {
+	return oidc.ClientContext(ctx, ProviderClient(providerURL))
 }
 
 // providerTransport is providerClient's transport.
@@ -129,11 +129,11 @@ func (c *transportCache) get(base *http.Transport, own string) *http.Transport {
 // neither a name resolving inside the network nor a name that resolves
 // elsewhere the second time (DNS rebinding) gets through.
 func providerDialer(own string) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	anywhere := &net.Dialer{Timeout: providerTimeout, KeepAlive: 30 * time.Second}
-	public := &net.Dialer{Timeout: providerTimeout, KeepAlive: 30 * time.Second,
+	anywhere := &net.Dialer{Timeout: ProviderTimeout, KeepAlive: 30 * time.Second}
+	public := &net.Dialer{Timeout: ProviderTimeout, KeepAlive: 30 * time.Second,
 		ControlContext: func(_ context.Context, _, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
-			if err != nil || !publicAddr(ap.Addr()) {
+			if err != nil || !PublicAddr(ap.Addr()) {
 				return &refusedAddressError{addr: address}
 			}
 			return nil
@@ -165,9 +165,9 @@ func (e *refusedAddressError) Error() string {
 	return fmt.Sprintf("provider call to %s refused: %s %s", e.host, e.addr, refusedAddressMessage)
 }
 
-// isRefusedAddress reports whether err is, or tells of, a connection
+// IsRefusedAddress reports whether err is, or tells of, a connection
 // providerDialer refused.
-func isRefusedAddress(err error) bool {
+func IsRefusedAddress(err error) bool {
 	var refused *refusedAddressError
 	return errors.As(err, &refused) || (err != nil && strings.Contains(err.Error(), refusedAddressMessage))
 }
@@ -203,21 +203,21 @@ var (
 	sixToFour   = netip.MustParsePrefix("2002::/16")
 )
 
-// publicAddr reports whether a is an address on the public internet: not
+// PublicAddr reports whether a is an address on the public internet: not
 // in nonPublic, nor an IPv4-mapped, NAT64 (64:ff9b::/96) or 6to4
 // (2002::/16) form of an address that is.
-func publicAddr(a netip.Addr) bool {
+func PublicAddr(a netip.Addr) bool {
 	if !a.IsValid() {
 		return false
 	}
 	a = a.WithZone("")
 	if a.Is4In6() {
-		return publicAddr(a.Unmap())
+		return PublicAddr(a.Unmap())
 	}
 	if b := a.As16(); nat64Prefix.Contains(a) {
-		return publicAddr(netip.AddrFrom4([4]byte(b[12:16])))
+		return PublicAddr(netip.AddrFrom4([4]byte(b[12:16])))
 	} else if sixToFour.Contains(a) {
-		return publicAddr(netip.AddrFrom4([4]byte(b[2:6])))
+		return PublicAddr(netip.AddrFrom4([4]byte(b[2:6])))
 	}
 	for _, p := range nonPublic {
 		if p.Contains(a) {

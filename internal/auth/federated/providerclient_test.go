@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -31,12 +31,12 @@ func TestProviderClientStaysOnHTTPS(t *testing.T) {
 		}
 	}))
 	defer idp.Close()
-	saved := providerBase
-	providerBase = idp.Client().Transport.(*http.Transport) // trusts the test server's certificate
-	defer func() { providerBase = saved }()
+	saved := ProviderBase
+	ProviderBase = idp.Client().Transport.(*http.Transport) // trusts the test server's certificate
+	defer func() { ProviderBase = saved }()
 
 	get := func(providerURL, target string) error {
-		resp, err := providerClient(providerURL).Get(target)
+		resp, err := ProviderClient(providerURL).Get(target)
 		if err == nil {
 			resp.Body.Close()
 		}
@@ -55,7 +55,7 @@ func TestProviderClientStaysOnHTTPS(t *testing.T) {
 		{"loopback http provider, its own host under another name", plain.URL, strings.Replace(plain.URL, "127.0.0.1", "localhost", 1) + "/x", false},
 	} {
 		err := get(c.provider, c.target)
-		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "must be https") && !isRefusedAddress(err)) {
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "must be https") && !IsRefusedAddress(err)) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
@@ -67,7 +67,7 @@ func TestProviderClientStaysOnHTTPS(t *testing.T) {
 	if _, err := FetchSAMLMetadata(context.Background(), idp.URL+"/away"); err == nil || !strings.Contains(err.Error(), "must be https") {
 		t.Errorf("SAML metadata redirected to plain http: %v", err)
 	}
-	if _, err := discover(context.Background(), idp.URL); err == nil || !strings.Contains(err.Error(), "must be https") {
+	if _, err := Discover(context.Background(), idp.URL); err == nil || !strings.Contains(err.Error(), "must be https") {
 		t.Errorf("OIDC discovery redirected to plain http: %v", err)
 	}
 	if n := plainHits.Load(); n != 0 {
@@ -100,13 +100,13 @@ func TestProviderClientStaysOutside(t *testing.T) {
 		}
 	}))
 	defer idp.Close()
-	saved := providerBase
-	providerBase = idp.Client().Transport.(*http.Transport)
-	defer func() { providerBase = saved }()
+	saved := ProviderBase
+	ProviderBase = idp.Client().Transport.(*http.Transport)
+	defer func() { ProviderBase = saved }()
 	port := idp.URL[strings.LastIndex(idp.URL, ":")+1:]
 
 	get := func(providerURL, target string) error {
-		resp, err := providerClient(providerURL).Get(target)
+		resp, err := ProviderClient(providerURL).Get(target)
 		if err == nil {
 			resp.Body.Close()
 		}
@@ -127,14 +127,14 @@ func TestProviderClientStaysOutside(t *testing.T) {
 		{"IPv4-mapped loopback", idp.URL, "https://[::ffff:127.0.0.1]:" + port + "/x", false},
 	} {
 		err := get(c.provider, c.target)
-		if (err == nil) != c.ok || (err != nil && !isRefusedAddress(err)) {
+		if (err == nil) != c.ok || (err != nil && !IsRefusedAddress(err)) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	if _, err := FetchSAMLMetadata(context.Background(), idp.URL+"/away"); !isRefusedAddress(err) {
+	if _, err := FetchSAMLMetadata(context.Background(), idp.URL+"/away"); !IsRefusedAddress(err) {
 		t.Errorf("SAML metadata redirected to another host inside: %v", err)
 	}
-	if _, err := discover(context.Background(), idp.URL); !isRefusedAddress(err) {
+	if _, err := Discover(context.Background(), idp.URL); !IsRefusedAddress(err) {
 		t.Errorf("OIDC discovery redirected to another host inside: %v", err)
 	}
 	if n := insideHits.Load(); n != 0 {
@@ -173,11 +173,11 @@ var publicAddrCases = []struct {
 func TestPublicAddr(t *testing.T) {
 	for _, c := range publicAddrCases {
 		a := netip.MustParseAddr(c.addr)
-		if got := publicAddr(a); got != c.public {
+		if got := PublicAddr(a); got != c.public {
 			t.Errorf("publicAddr(%s) = %v, want %v", c.addr, got, c.public)
 		}
 	}
-	if publicAddr(netip.Addr{}) {
+	if PublicAddr(netip.Addr{}) {
 		t.Error("the zero Addr is public")
 	}
 }
@@ -195,14 +195,14 @@ func FuzzPublicAddr(f *testing.F) {
 		if !ok {
 			return
 		}
-		public := publicAddr(a)
+		public := PublicAddr(a)
 		for _, x := range []netip.Addr{a, a.Unmap()} {
 			if public && (x.IsLoopback() || x.IsPrivate() || x.IsLinkLocalUnicast() || x.IsLinkLocalMulticast() ||
 				x.IsInterfaceLocalMulticast() || x.IsMulticast() || x.IsUnspecified() || !x.IsGlobalUnicast()) {
 				t.Fatalf("publicAddr(%s) is true", x)
 			}
 		}
-		if again := publicAddr(netip.MustParseAddr(a.String())); again != public {
+		if again := PublicAddr(netip.MustParseAddr(a.String())); again != public {
 			t.Fatalf("publicAddr(%s) = %v, but %v once printed and parsed", a, public, again)
 		}
 		if !a.Is4() {
@@ -213,8 +213,8 @@ func FuzzPublicAddr(f *testing.F) {
 		nat64 := netip.AddrFrom16([16]byte{0: 0, 1: 0x64, 2: 0xff, 3: 0x9b, 12: v4[0], 13: v4[1], 14: v4[2], 15: v4[3]})
 		sixToFour := netip.AddrFrom16([16]byte{0: 0x20, 1: 0x02, 2: v4[0], 3: v4[1], 4: v4[2], 5: v4[3], 15: 1})
 		for _, x := range []netip.Addr{mapped, nat64, sixToFour} {
-			if publicAddr(x) != public {
-				t.Fatalf("publicAddr(%s) = %v, but publicAddr(%s) = %v", a, public, x, publicAddr(x))
+			if PublicAddr(x) != public {
+				t.Fatalf("publicAddr(%s) = %v, but publicAddr(%s) = %v", a, public, x, PublicAddr(x))
 			}
 		}
 	})
