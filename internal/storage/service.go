@@ -1,3 +1,8 @@
+// Package storage is the /storage/v1 service: the subset of Supabase
+// Storage's HTTP API that @supabase/supabase-js's storage client sends.
+// Object bytes live in a files.Backend (a directory under --data, or an
+// S3-compatible bucket that several instances share); their metadata
+// (buckets, names, sizes, types, times) lives in the store (files.Store).
 package storage
 
 import (
@@ -14,6 +19,7 @@ import (
 	"studio/internal/auth"
 	"studio/internal/cors"
 	"studio/internal/fault"
+	"studio/internal/files"
 )
 
 // Prefix is where the service is mounted.
@@ -39,8 +45,8 @@ type Config struct {
 
 // Service is the /storage/v1 handler. It is safe for concurrent use.
 type Service struct {
-	store     Store
-	backend   Backend
+	store     files.Store
+	backend   files.Backend
 	downloads downloadCounter
 	auth      auth.Authorizer
 	cfg       Config
@@ -50,7 +56,7 @@ type Service struct {
 
 // New returns the service keeping metadata in st and bytes in b, checking
 // staff tokens with a.
-func New(st Store, b Backend, a auth.Authorizer, cfg Config) *Service {
+func New(st files.Store, b files.Backend, a auth.Authorizer, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -205,7 +211,7 @@ func (s *Service) caller(r *http.Request) (*auth.Staff, *Error) {
 
 // mayRead reports whether the caller may read the objects of b: staff, or
 // anyone when b is public.
-func (req *request) mayRead(b Bucket) bool { return req.staff != nil || b.Public }
+func (req *request) mayRead(b files.Bucket) bool { return req.staff != nil || b.Public }
 
 // owner is the caller's user id, "" when anonymous.
 func (req *request) owner() string {
@@ -236,7 +242,7 @@ func (s *Service) failed(req *request, err error) *Error {
 
 // bucket returns the bucket id when the caller may read it; a bucket they
 // may not read is answered as one that does not exist.
-func (s *Service) bucket(req *request, id string) (Bucket, *Error) {
+func (s *Service) bucket(req *request, id string) (files.Bucket, *Error) {
 	ctx, cancel := storeCtx(req.r)
 	defer cancel()
 	b, err := s.store.Bucket(ctx, id)
