@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	pathpkg "path"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -20,8 +21,17 @@ import (
 func newKey() string { return uuid.NewString() }
 
 // upload answers POST /object/{bucket}/{name} (x-upsert: true replaces an
-// object of that name) and PUT, which replaces one: for staff.
-func (s *Service) upload(req *request, path string, update bool) *Error {
+// object of that name), for staff.
+func (s *Service) upload(req *request, path string) *Error {
+	return s.put(req, path, req.r.Header.Get("x-upsert") == "true")
+}
+
+// update answers PUT /object/{bucket}/{name}, which replaces an object, for
+// staff.
+func (s *Service) update(req *request, path string) *Error { return s.put(req, path, true) }
+
+// put stores the request's body as the object of path, for staff.
+func (s *Service) put(req *request, path string, upsert bool) *Error {
 	if req.staff == nil {
 		return errRowLevelSecurity()
 	}
@@ -29,7 +39,7 @@ func (s *Service) upload(req *request, path string, update bool) *Error {
 	if e != nil {
 		return e
 	}
-	return s.store1(req, bucket, name, req.owner(), update || req.r.Header.Get("x-upsert") == "true")
+	return s.store1(req, bucket, name, req.owner(), upsert)
 }
 
 // store1 stores the request's body as the object name of bucket: the bytes
@@ -115,10 +125,21 @@ func (s *Service) commitObject(ctx context.Context, o files.Object, upsert bool)
 	return o, nil
 }
 
-// download answers GET and HEAD of /object/{bucket}/{name},
-// /object/authenticated/… (staff, or anyone for a public bucket) and
-// /object/public/… (public buckets only).
-func (s *Service) download(req *request, path string, public bool) *Error {
+// download answers GET and HEAD of /object/{bucket}/{name} and
+// /object/authenticated/…: staff, or anyone for a public bucket.
+func (s *Service) download(req *request, path string) *Error {
+	return s.serveReadable(req, path, false)
+}
+
+// downloadPublic answers GET and HEAD of /object/public/{bucket}/{name}:
+// public buckets only.
+func (s *Service) downloadPublic(req *request, path string) *Error {
+	return s.serveReadable(req, path, true)
+}
+
+// serveReadable answers the object of path when the request may read it;
+// public asks for a public bucket.
+func (s *Service) serveReadable(req *request, path string, public bool) *Error {
 	b, name, e := s.readablePath(req, path, public)
 	if e != nil {
 		return e
@@ -229,9 +250,13 @@ func (s *Service) staffObject(req *request, path string) (files.Object, *Error) 
 	return o, nil
 }
 
-// info answers GET /object/info/{bucket}/{name} (and /info/public/…,
-// /info/authenticated/…): the object's metadata.
-func (s *Service) info(req *request, path string, public bool) *Error {
+// info answers GET /object/info/{bucket}/{name} (and /info/public/…, of a
+// public bucket only, and /info/authenticated/…): the object's metadata.
+func (s *Service) info(req *request, path string) *Error {
+	path, public := strings.CutPrefix(path, "public/")
+	if !public {
+		path = strings.TrimPrefix(path, "authenticated/")
+	}
 	b, name, e := s.readablePath(req, path, public)
 	if e != nil {
 		return e
@@ -438,6 +463,15 @@ func (s *Service) copyObject(req *request) *Error {
 		Key string `json:"Key"`
 	}{o.ID, o.BucketID + "/" + o.Name})
 	return nil
+}
+
+// deleteObjects answers DELETE /object/{bucket} (removeObjects) and
+// /object/{bucket}/{name} (deleteObject).
+func (s *Service) deleteObjects(req *request, path string) *Error {
+	if bucket, name, _ := strings.Cut(path, "/"); name == "" {
+		return s.removeObjects(req, bucket)
+	}
+	return s.deleteObject(req, path)
 }
 
 // removeObjects answers DELETE /object/{bucket} {prefixes}, for staff: the
