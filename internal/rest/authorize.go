@@ -17,7 +17,7 @@ func (s *Service) authorize(r *http.Request) (auth.Staff, *Error) {
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	token = strings.TrimSpace(token)
 	if !ok || token == "" || token == r.Header.Get("apikey") {
-		return auth.Staff{}, &Error{Status: http.StatusUnauthorized, Code: codeAnonymous,
+		return auth.Staff{}, &Error{Code: codeAnonymous,
 			Message: "Anonymous access is disabled", Hint: "Sign in as staff and send the access token as Authorization: Bearer"}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)
@@ -37,10 +37,10 @@ func (s *Service) authorize(r *http.Request) (auth.Staff, *Error) {
 func authError(ae *auth.AuthError) *Error {
 	switch ae.Code {
 	case auth.CodeInsufficientAAL:
-		return &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: ae.Message,
+		return &Error{Code: codeInsufficientPriv, Message: ae.Message,
 			Hint: "Verify a TOTP factor: this session must be at aal2"}
 	case auth.CodeSessionNotFound, auth.CodeUserNotFound:
-		return &Error{Status: http.StatusUnauthorized, Code: codeJWTClaims, Message: ae.Message, Hint: "Sign in again"}
+		return &Error{Code: codeJWTClaims, Message: ae.Message, Hint: "Sign in again"}
 	}
 	switch {
 	case ae.Status == http.StatusServiceUnavailable:
@@ -48,5 +48,5 @@ func authError(ae *auth.AuthError) *Error {
 	case ae.Status >= 500:
 		return kindError(fault.Internal, 0)
 	}
-	return &Error{Status: http.StatusUnauthorized, Code: codeJWT, Message: ae.Message, Hint: "Sign in again"}
+	return &Error{Code: codeJWT, Message: ae.Message, Hint: "Sign in again"}
 }
