@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"studio/internal/files"
 	"studio/internal/site"
 	"studio/internal/storage"
 	"studio/internal/storage/disk"
@@ -19,7 +20,7 @@ import (
 // openBackend is the storage backend --storage-url names, by its scheme:
 // empty for the directory "storage" in the data directory; s3:// for an
 // S3-compatible bucket, which must exist and answer.
-func openBackend(ctx context.Context, storageURL, dataDir string) (storage.Backend, error) {
+func openBackend(ctx context.Context, storageURL, dataDir string) (files.Backend, error) {
 	if storageURL == "" {
 		return disk.New(filepath.Join(dataDir, "storage"))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/internal/files"
 	"studio/internal/storage"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -22,7 +23,7 @@ func TestStorageCommands(t *testing.T) {
 	db := storetest.MustOpen(t, store.Config{DataDir: dir})
 	limit := int64(8)
 	now := time.Now()
-	for _, b := range []storage.Bucket{{ID: "docs", CreatedAt: now, UpdatedAt: now},
+	for _, b := range []files.Bucket{{ID: "docs", CreatedAt: now, UpdatedAt: now},
 		{ID: "small", FileSizeLimit: &limit, AllowedMimeTypes: []string{"text/plain"}, CreatedAt: now, UpdatedAt: now}} {
 		if err := db.CreateBucket(context.Background(), b); err != nil {
 			t.Fatal(err)
@@ -76,7 +77,7 @@ func TestStorageCommands(t *testing.T) {
 func TestBackupHoldsTheFiles(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	files := map[string]string{"deck.md": "# Deck\n", "models/plan.csv": "a,b\n1,2\n"}
+	contents := map[string]string{"deck.md": "# Deck\n", "models/plan.csv": "a,b\n1,2\n"}
 	func() {
 		db := storetest.MustOpen(t, store.Config{DataDir: dir})
 		defer db.Close()
@@ -85,10 +86,10 @@ func TestBackupHoldsTheFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		svc := storage.New(db, blobs, nil, storage.Config{})
-		if err := db.CreateBucket(ctx, storage.Bucket{ID: "docs", CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
+		if err := db.CreateBucket(ctx, files.Bucket{ID: "docs", CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
-		for name, body := range files {
+		for name, body := range contents {
 			if _, err := svc.PutFile(ctx, "docs", name, "text/plain", strings.NewReader(body), false); err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +107,7 @@ func TestBackupHoldsTheFiles(t *testing.T) {
 		!strings.Contains(out.String(), "and 2 files of /storage/v1") {
 		t.Fatalf("restore = %d: %s%s", code, out.String(), errOut.String())
 	}
-	for name, body := range files {
+	for name, body := range contents {
 		out.Reset()
 		if code := run(ctx, []string{"storage", "get", "--data", restored, "docs/" + name}, noEnv, &out, &errOut); code != 0 || out.String() != body {
 			t.Errorf("restored docs/%s = %d %q, want %q (%s)", name, code, out.String(), body, errOut.String())

@@ -46,11 +46,12 @@ type Submission struct {
 	IdempotencyKey string
 }
 
-// Decode parses and validates a request body: one JSON object with name,
-// email, company (or null), phone (or null), message and, from the site's
-// form, the honeypot field. It returns a *form.Error for any bad input.
-func Decode(body []byte) (Submission, *form.Error) {
-	v, fe := form.Decode(body, form.Rules.Contact, form.Rules.Honeypot)
+// Decode validates a request's fields (form.JSON or form.URLEncoded of its
+// body): name, email, company (or null), phone (or null), message and, from
+// the site's form, the honeypot field. It returns a *form.Error for any bad
+// input.
+func Decode(f form.Fields) (Submission, *form.Error) {
+	v, fe := form.Decode(f, form.Rules.Contact, form.Rules.Honeypot)
 	if fe != nil {
 		return Submission{}, fe
 	}

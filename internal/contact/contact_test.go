@@ -29,7 +29,7 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := contact.Decode([]byte(tt.body))
+			got, err := contact.Decode(form.JSON([]byte(tt.body)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestNotificationEmail(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"name":"Ada","email":"ada@example.com","company":null,"phone":null,"message":"Hi"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		sub, err := contact.Decode(body)
+		sub, err := contact.Decode(form.JSON(body))
 		if err != nil {
 			var fe *form.Error
 			if !errors.As(err, &fe) || fe.Message == "" || fe.Fields == nil {
@@ -83,7 +83,7 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 		// Decoding is stable: the accepted values decode to themselves.
-		again, err := contact.Decode(mustJSON(t, sub))
+		again, err := contact.Decode(form.JSON(mustJSON(t, sub)))
 		if err != nil {
 			t.Fatalf("re-decoding an accepted submission: %v", err)
 		}

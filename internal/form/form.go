@@ -1,7 +1,7 @@
 // Package form decodes and validates the JSON bodies of the backend functions
 // (the contact message, the waitlist and newsletter sign-ups) with the rules
-// and messages of rules.json; a native HTML form post becomes the same JSON
-// object first (FromURLEncoded). The web forms import the same file
+// and messages of rules.json; a native HTML form post gives the same fields
+// as the JSON object (URLEncoded). The web forms import the same file
 // (web/app/lib/validation.ts), and testdata/cases.json is one table of cases
 // that both the Go tests and the web tests run, so the browser and the server
 // can never disagree about what a valid submission is.
@@ -157,39 +157,112 @@ func Validate(values map[string]*string, rules []Rule) (map[string]*string, *Err
 	return out, fe
 }
 
-// Decode parses body as one JSON object whose keys are the fields of rules,
-// plus the optional keys in extra, each a string or null (an absent key is
-// null), and validates it. A body that is not one JSON object, an unknown key
-// or a value of another type is reported in the *Error too; the message of a
-// field with the wrong type is its rule's message. A body that is not UTF-8
-// is rejected whole (InvalidText, no Fields) rather than stored with U+FFFD
+// Fields are the fields of a submission, read once from its body (JSON or
+// URLEncoded); Decode judges them.
+type Fields struct {
+	values    map[string]*string // each a string, or nil for null
+	wrongType []string           // JSON keys whose value is neither
+	err       *Error             // the body is not one object of fields
+}
+
+// JSON reads body as one JSON object, each value a string or null. A body
+// that is not one JSON object is reported by Decode; so is a body that is
+// not UTF-8, whole (InvalidText, no Fields), rather than stored with U+FFFD
 // in place of its bad bytes.
-func Decode(body []byte, rules []Rule, extra ...string) (map[string]*string, *Error) {
+func JSON(body []byte) Fields {
 	if !utf8.Valid(body) {
-		return nil, invalidText()
+		return Fields{err: invalidText()}
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
-		return nil, &Error{Message: Rules.Errors.InvalidBody, Fields: map[string]string{}}
+		return Fields{err: &Error{Message: Rules.Errors.InvalidBody, Fields: map[string]string{}}}
 	}
-	values := make(map[string]*string, len(raw))
-	var typeErrs, unknown []string
+	f := Fields{values: make(map[string]*string, len(raw))}
 	for key, rv := range raw {
-		known := slices.Contains(extra, key) || slices.ContainsFunc(rules, func(r Rule) bool { return r.Field == key })
-		if !known {
-			unknown = append(unknown, key)
-			continue
-		}
 		if string(rv) == "null" {
-			values[key] = nil
+			f.values[key] = nil
 			continue
 		}
 		var s string
 		if err := json.Unmarshal(rv, &s); err != nil {
-			typeErrs = append(typeErrs, key)
+			f.wrongType = append(f.wrongType, key)
 			continue
 		}
-		values[key] = &s
+		f.values[key] = &s
+	}
+	return f
+}
+
+// URLEncoded reads an application/x-www-form-urlencoded body, a native HTML
+// form post: each field a string, an empty one null (an empty optional
+// field is absent, as in the JSON the site's script sends). It does not
+// judge the fields: Decode does, so the two kinds of body meet the same
+// rules, and an unknown name is reported there as in JSON. Decode also
+// reports, with an *Error without Fields, what a JSON object cannot say: a
+// body that does not parse (a bad escape, a semicolon), a name given more
+// than once, and a name or value that is not UTF-8 once percent-decoded.
+func URLEncoded(body []byte) Fields {
+	vals, err := url.ParseQuery(string(body))
+	if err != nil {
+		return Fields{err: unreadableForm()}
+	}
+	for name, vs := range vals {
+		if !utf8.ValidString(name) || slices.ContainsFunc(vs, func(v string) bool { return !utf8.ValidString(v) }) {
+			return Fields{err: invalidText()}
+		}
+	}
+	f := Fields{values: make(map[string]*string, len(vals))}
+	for name, vs := range vals {
+		if len(vs) != 1 {
+			return Fields{err: unreadableForm()}
+		}
+		f.values[name] = nil
+		if v := vs[0]; v != "" {
+			f.values[name] = &v
+		}
+	}
+	return f
+}
+
+// Take removes the field name from f and returns its value: "" when it is
+// absent, null or not a string.
+func (f *Fields) Take(name string) string {
+	v := f.values[name]
+	delete(f.values, name)
+	f.wrongType = slices.DeleteFunc(f.wrongType, func(k string) bool { return k == name })
+	if v == nil {
+		return ""
+	}
+	return *v
+}
+
+// Decode checks that f holds the fields of rules, plus the optional keys in
+// extra, each a string or null (an absent key is null), and validates them.
+// A body that is not one object of fields, an unknown key or a value of
+// another type is reported in the *Error too; the message of a field with
+// the wrong type is its rule's message.
+func Decode(f Fields, rules []Rule, extra ...string) (map[string]*string, *Error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	known := func(key string) bool {
+		return slices.Contains(extra, key) || slices.ContainsFunc(rules, func(r Rule) bool { return r.Field == key })
+	}
+	values := make(map[string]*string, len(f.values))
+	var typeErrs, unknown []string
+	for key, v := range f.values {
+		if !known(key) {
+			unknown = append(unknown, key)
+			continue
+		}
+		values[key] = v
+	}
+	for _, key := range f.wrongType {
+		if !known(key) {
+			unknown = append(unknown, key)
+			continue
+		}
+		typeErrs = append(typeErrs, key)
 	}
 	slices.Sort(typeErrs)
 	values, fe := Validate(values, rules)
@@ -246,43 +319,7 @@ func invalidText() *Error {
 	return &Error{Message: Rules.Errors.InvalidText, Fields: map[string]string{}}
 }
 
-// FromURLEncoded turns an application/x-www-form-urlencoded body, a native
-// HTML form post, into the equivalent JSON object for Decode: each field a
-// string, an empty one null (an empty optional field is absent, as in the
-// JSON the site's script sends). It does not judge the fields: Decode does,
-// so the two kinds of body meet the same rules, and an unknown name is
-// reported there as in JSON. It rejects, with an *Error without Fields, what
-// a JSON object cannot say: a body that does not parse (a bad escape, a
-// semicolon), a name given more than once, and a name or value that is not
-// UTF-8 once percent-decoded.
-func FromURLEncoded(body []byte) ([]byte, *Error) {
-	vals, err := url.ParseQuery(string(body))
-	if err != nil {
-		return nil, unreadableForm()
-	}
-	for name, vs := range vals {
-		if !utf8.ValidString(name) || slices.ContainsFunc(vs, func(v string) bool { return !utf8.ValidString(v) }) {
-			return nil, invalidText()
-		}
-	}
-	obj := make(map[string]*string, len(vals))
-	for name, vs := range vals {
-		if len(vs) != 1 {
-			return nil, unreadableForm()
-		}
-		obj[name] = nil
-		if v := vs[0]; v != "" {
-			obj[name] = &v
-		}
-	}
-	b, err := json.Marshal(obj)
-	if err != nil { // cannot happen: strings and nulls, all UTF-8
-		return nil, unreadableForm()
-	}
-	return b, nil
-}
-
-// unreadableForm is a form body FromURLEncoded cannot turn into an object.
+// unreadableForm is a form body URLEncoded cannot read as fields.
 func unreadableForm() *Error {
 	return &Error{Message: Rules.Problems[ProblemInvalid], Fields: map[string]string{}}
 }

@@ -136,7 +136,7 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got := form.Decode([]byte(tt.body), form.Rules.Contact, form.Rules.Honeypot)
+			_, got := form.Decode(form.JSON([]byte(tt.body)), form.Rules.Contact, form.Rules.Honeypot)
 			if tt.want == nil && got == nil {
 				return
 			}
@@ -147,15 +147,15 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// TestFromURLEncoded: a native form post becomes the JSON object its fields
-// say, or an *Error without fields when it cannot be one.
-func TestFromURLEncoded(t *testing.T) {
+// TestURLEncoded: a native form post gives the fields a JSON object would,
+// or an *Error without fields when it cannot be one.
+func TestURLEncoded(t *testing.T) {
 	invalid := &form.Error{Message: form.Rules.Problems[form.ProblemInvalid], Fields: map[string]string{}}
 	invalidText := &form.Error{Message: form.Rules.Errors.InvalidText, Fields: map[string]string{}}
 	tests := []struct {
 		name    string
 		body    string
-		want    map[string]any // the JSON object; nil when an error is wanted
+		want    map[string]any // the fields, as a JSON object; nil when an error is wanted
 		wantErr *form.Error
 	}{
 		{"the contact form", "name=Ada+Lovelace&email=ada%40example.com&company=&phone=&message=Let%27s+build%0D%0Aan+MVP.&website=",
@@ -179,30 +179,64 @@ func TestFromURLEncoded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, fe := form.FromURLEncoded([]byte(tt.body))
+			var names []string // every name known, none judged by a rule
+			for name := range tt.want {
+				names = append(names, name)
+			}
+			got, fe := form.Decode(form.URLEncoded([]byte(tt.body)), nil, names...)
 			if diff := cmp.Diff(tt.wantErr, fe); diff != "" {
 				t.Fatalf("error (-want +got):\n%s", diff)
 			}
 			if tt.want == nil {
-				if got != nil {
-					t.Errorf("got %s with an error", got)
-				}
 				return
 			}
-			var obj map[string]any
-			if err := json.Unmarshal(got, &obj); err != nil {
-				t.Fatalf("%s is not a JSON object: %v", got, err)
+			obj := map[string]any{}
+			for name, v := range got {
+				obj[name] = nil
+				if v != nil {
+					obj[name] = *v
+				}
 			}
 			if diff := cmp.Diff(tt.want, obj); diff != "" {
-				t.Errorf("object (-want +got):\n%s", diff)
+				t.Errorf("fields (-want +got):\n%s", diff)
 			}
 		})
 	}
 }
 
-// TestFromURLEncodedDecodesLikeJSON: a form post and the JSON the site's
+// TestTake: a field taken (the CAPTCHA token) is gone from the fields the
+// decoder judges, from JSON and a form post alike; a value that is not a
+// string is no token.
+func TestTake(t *testing.T) {
+	ok := `"name":"Ada","email":"ada@example.com","message":"Hi"`
+	okForm := "name=Ada&email=ada%40example.com&message=Hi"
+	tests := []struct {
+		name   string
+		fields form.Fields
+		token  string
+	}{
+		{"JSON", form.JSON([]byte(`{` + ok + `,"captcha_token":"t-1"}`)), "t-1"},
+		{"JSON, null", form.JSON([]byte(`{` + ok + `,"captcha_token":null}`)), ""},
+		{"JSON, a number", form.JSON([]byte(`{` + ok + `,"captcha_token":7}`)), ""},
+		{"JSON, none", form.JSON([]byte(`{` + ok + `}`)), ""},
+		{"a form post", form.URLEncoded([]byte(okForm + "&captcha_token=t-2")), "t-2"},
+		{"a form post, empty", form.URLEncoded([]byte(okForm + "&captcha_token=")), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.fields.Take("captcha_token"); got != tt.token {
+				t.Errorf("Take = %q, want %q", got, tt.token)
+			}
+			if _, fe := form.Decode(tt.fields, form.Rules.Contact); fe != nil {
+				t.Errorf("the fields left: %v", fe.Fields)
+			}
+		})
+	}
+}
+
+// TestURLEncodedDecodesLikeJSON: a form post and the JSON the site's
 // script sends for the same input meet the same rules with the same result.
-func TestFromURLEncodedDecodesLikeJSON(t *testing.T) {
+func TestURLEncodedDecodesLikeJSON(t *testing.T) {
 	tests := []struct{ name, form, json string }{
 		{"valid", "name=+Ada+&email=ada%40example.com&company=&phone=%2B1+415&message=Hi&website=",
 			`{"name":" Ada ","email":"ada@example.com","company":null,"phone":"+1 415","message":"Hi","website":null}`},
@@ -214,12 +248,8 @@ func TestFromURLEncodedDecodesLikeJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			body, fe := form.FromURLEncoded([]byte(tt.form))
-			if fe != nil {
-				t.Fatal(fe)
-			}
-			gotV, gotErr := form.Decode(body, form.Rules.Contact, form.Rules.Honeypot)
-			wantV, wantErr := form.Decode([]byte(tt.json), form.Rules.Contact, form.Rules.Honeypot)
+			gotV, gotErr := form.Decode(form.URLEncoded([]byte(tt.form)), form.Rules.Contact, form.Rules.Honeypot)
+			wantV, wantErr := form.Decode(form.JSON([]byte(tt.json)), form.Rules.Contact, form.Rules.Honeypot)
 			if diff := cmp.Diff(wantErr, gotErr); diff != "" {
 				t.Errorf("error (-JSON +form):\n%s", diff)
 			}

@@ -2,16 +2,14 @@ package query
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 )
 
-// Error is a refusal in PostgREST's shape: an HTTP status and a body
-// {code, details, hint, message}, code being a PGRST… code or the SQLSTATE
-// PostgreSQL would have raised. The parser refuses with it, and rest/v1
-// answers with it as it is.
+// Error is a refusal in PostgREST's shape: a body {code, details, hint,
+// message}, code being a PGRST… code or the SQLSTATE PostgreSQL would have
+// raised. The parser refuses with it, and rest/v1 answers with it as it is,
+// with the HTTP status PostgREST gives its code.
 type Error struct {
-	Status  int
 	Code    string
 	Message string
 	Details string // "" is null
@@ -21,17 +19,20 @@ type Error struct {
 	RetryAfter time.Duration
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 // CodeParse is PostgREST's code for a query parameter or header that
 // cannot be parsed.
 const CodeParse = "PGRST100"
 
+// CodeNoOperator is undefined_function: an operator the column's type
+// lacks (PostgREST answers it 404, the parser's other refusals 400).
+const CodeNoOperator = "42883"
+
 // The other codes the parser refuses with.
 const (
 	codeEmbed       = "PGRST200" // a relationship (embedding) that does not exist
 	codeNoColumn    = "42703"    // undefined_column
-	codeNoOperator  = "42883"    // undefined_function: an operator the column's type lacks
 	codeWrongType   = "42804"    // datatype_mismatch
 	codeNotNull     = "23502"    // not_null_violation
 	codeBadText     = "22P02"    // invalid_text_representation
@@ -40,10 +41,10 @@ const (
 )
 
 func errParse(message, details string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeParse, Message: message, Details: details}
+	return &Error{Code: CodeParse, Message: message, Details: details}
 }
 
 func errNoColumn(t *Table, name string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: codeNoColumn,
+	return &Error{Code: codeNoColumn,
 		Message: fmt.Sprintf("column %s.%s does not exist", t.Name, name)}
 }

@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -70,7 +69,7 @@ func parseSelect(t *Table, s string) ([]Column, *Error) {
 			continue
 		case strings.Contains(item, "("):
 			rel, _, _ := strings.Cut(item, "(")
-			return nil, &Error{Status: http.StatusBadRequest, Code: codeEmbed,
+			return nil, &Error{Code: codeEmbed,
 				Message: fmt.Sprintf("Could not find a relationship between '%s' and '%s' in the schema cache", t.Name, rel),
 				Hint:    "The exposed tables have no relationships to embed"}
 		case strings.ContainsAny(item, ":-") || name == "":
@@ -144,7 +143,7 @@ func parseColumnFilter(t *Table, name, expr string, inLogic bool) (*Cond, *Error
 		return nil, errNoColumn(t, name)
 	}
 	if !utf8.ValidString(expr) || strings.ContainsRune(expr, 0) {
-		return nil, &Error{Status: http.StatusBadRequest, Code: codeBadEncoding,
+		return nil, &Error{Code: codeBadEncoding,
 			Message: `invalid byte sequence for encoding "UTF8"`, Details: "A filter value is not UTF-8 text, or holds a NUL character"}
 	}
 	c := &Cond{Column: col}
@@ -164,7 +163,7 @@ func parseColumnFilter(t *Table, name, expr string, inLogic bool) (*Cond, *Error
 		c.Value, err = literal(col, value)
 	case OpLike, OpILike:
 		if col.Type != Text {
-			return nil, &Error{Status: http.StatusNotFound, Code: codeNoOperator,
+			return nil, &Error{Code: CodeNoOperator,
 				Message: fmt.Sprintf("operator does not exist: %s %s unknown", typeName(col.Type), map[string]string{OpLike: "~~", OpILike: "~~*"}[op]),
 				Hint:    "like and ilike apply to text columns"}
 		}
@@ -239,7 +238,7 @@ func parseIs(col Column, expr, value string) (IsValue, *Error) {
 		return v, nil
 	case IsTrue, IsFalse, IsUnknown:
 		if col.Type != Bool {
-			return "", &Error{Status: http.StatusBadRequest, Code: codeWrongType,
+			return "", &Error{Code: codeWrongType,
 				Message: fmt.Sprintf("argument of IS %s must be type boolean, not type %s", strings.ToUpper(string(v)), typeName(col.Type))}
 		}
 		return v, nil

@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -15,13 +14,13 @@ func literal(c Column, s string) (any, *Error) {
 		if b, ok := parseBool(s); ok {
 			return b, nil
 		}
-		return nil, &Error{Status: http.StatusBadRequest, Code: codeBadText,
+		return nil, &Error{Code: codeBadText,
 			Message: fmt.Sprintf("invalid input syntax for type boolean: %q", s)}
 	case Time:
 		if t, ok := parseTime(s); ok {
 			return t, nil
 		}
-		return nil, &Error{Status: http.StatusBadRequest, Code: codeBadDatetime,
+		return nil, &Error{Code: codeBadDatetime,
 			Message: fmt.Sprintf("invalid input syntax for type timestamp with time zone: %q", s)}
 	}
 	return s, nil
@@ -67,7 +66,7 @@ func parseTime(s string) (time.Time, bool) {
 func JSONValue(t *Table, c Column, v any) (any, *Error) {
 	if v == nil {
 		if !c.Nullable {
-			return nil, &Error{Status: http.StatusBadRequest, Code: codeNotNull,
+			return nil, &Error{Code: codeNotNull,
 				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, t.Name)}
 		}
 		return nil, nil
@@ -80,7 +79,7 @@ func JSONValue(t *Table, c Column, v any) (any, *Error) {
 	case string:
 		return literal(c, v) // as PostgreSQL reads a JSON string: 'true' is a boolean too
 	}
-	return nil, &Error{Status: http.StatusBadRequest, Code: codeBadText,
+	return nil, &Error{Code: codeBadText,
 		Message: fmt.Sprintf("invalid input syntax for type %s: %v", typeName(c.Type), v)}
 }
 

@@ -14,7 +14,7 @@ import (
 func (s *Service) authorize(r *http.Request) (staff.Member, *Error) {
 	token := staff.StaffToken(r)
 	if token == "" {
-		return staff.Member{}, &Error{Status: http.StatusUnauthorized, Code: codeAnonymous,
+		return staff.Member{}, &Error{Code: codeAnonymous,
 			Message: "Anonymous access is disabled", Hint: "Sign in as staff and send the access token as Authorization: Bearer"}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), api.StoreTimeout)

@@ -12,9 +12,9 @@ import (
 )
 
 // Error is an error answer in PostgREST's shape, the one the query parser
-// refuses with (query.Error): an HTTP status and a body {code, details,
-// hint, message}, code being a PGRST… code or the SQLSTATE PostgreSQL would
-// have raised.
+// refuses with (query.Error): a body {code, details, hint, message}, code
+// being a PGRST… code or the SQLSTATE PostgreSQL would have raised, sent
+// with the HTTP status of its code (status).
 type Error = query.Error
 
 // The codes this service answers with, besides the parser's.
@@ -25,6 +25,7 @@ const (
 	codeMediaType        = "PGRST107" // an Accept or Content-Type not offered
 	codeSingular         = "PGRST116" // .single() without exactly one row
 	codeMethod           = "PGRST117" // an HTTP method not offered
+	codeNoFunction       = "PGRST202" // a function (rpc/…) that is not exposed
 	codeUnknownColumn    = "PGRST204" // a body column that does not exist
 	codeUnknownTable     = "PGRST205" // a table that is not exposed
 	codeJWT              = "PGRST301" // a token that cannot be verified
@@ -37,6 +38,34 @@ const (
 	codeCheck            = "23514"    // check_violation (not null too: fault.Invalid)
 	codeInternal         = "XX000"
 )
+
+// status is the HTTP status PostgREST answers code with: 400, the refusal
+// of a request, but for these. Two codes have a second status, which their
+// answers choose (writeErrorStatus): PGRST107 is 415 for a Content-Type
+// not offered, PGRST102 413 for a body too large.
+func status(code string) int {
+	switch code {
+	case codeAnonymous, codeJWT, codeJWTClaims:
+		return http.StatusUnauthorized
+	case codeInsufficientPriv:
+		return http.StatusForbidden
+	case codeUnknownTable, codeNoFunction, query.CodeNoOperator:
+		return http.StatusNotFound
+	case codeMethod:
+		return http.StatusMethodNotAllowed
+	case codeSchema, codeMediaType, codeSingular:
+		return http.StatusNotAcceptable
+	case codeConflict:
+		return http.StatusConflict
+	case codeRange:
+		return http.StatusRequestedRangeNotSatisfiable
+	case codeInternal:
+		return http.StatusInternalServerError
+	case codeUnavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusBadRequest
+}
 
 // faultError is PostgREST's answer to a failure of err's kind (package
 // fault), with the codes PostgREST gives the SQLSTATEs behind each kind:
@@ -51,32 +80,36 @@ const (
 func faultError(err error) *Error {
 	switch fault.KindOf(err) {
 	case fault.Unavailable:
-		return &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
+		return &Error{Code: codeUnavailable,
 			Message: "Could not reach the database", Hint: "Try again in a moment", RetryAfter: api.StoreRetryAfterOf(err)}
 	case fault.Conflict:
-		return &Error{Status: http.StatusConflict, Code: codeConflict, Message: "The change conflicts with a stored row"}
+		return &Error{Code: codeConflict, Message: "The change conflicts with a stored row"}
 	case fault.Invalid:
-		return &Error{Status: http.StatusBadRequest, Code: codeCheck, Message: "A value breaks a rule of the table"}
+		return &Error{Code: codeCheck, Message: "A value breaks a rule of the table"}
 	case fault.Unauthenticated:
 		code := codeJWT
 		if errors.Is(err, staff.ErrSessionEnded) {
 			code = codeJWTClaims
 		}
-		return &Error{Status: http.StatusUnauthorized, Code: code, Message: err.Error(), Hint: "Sign in again"}
+		return &Error{Code: code, Message: err.Error(), Hint: "Sign in again"}
 	case fault.Forbidden:
-		return &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: err.Error(),
+		return &Error{Code: codeInsufficientPriv, Message: err.Error(),
 			Hint: "Verify a TOTP factor: this session must be at aal2"}
 	}
-	return &Error{Status: http.StatusInternalServerError, Code: codeInternal, Message: "Unexpected failure, please try again"}
+	return &Error{Code: codeInternal, Message: "Unexpected failure, please try again"}
 }
 
 func errParse(message, details string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: query.CodeParse, Message: message, Details: details}
+	return &Error{Code: query.CodeParse, Message: message, Details: details}
 }
 
-// writeError answers e as PostgREST does; a store that cannot be reached
-// (PGRST001) with Retry-After too: e.RetryAfter, else api.StoreRetryAfter.
-func writeError(w http.ResponseWriter, e *Error) {
+// writeError answers e as PostgREST does, with the status of its code; a
+// store that cannot be reached (PGRST001) with Retry-After too:
+// e.RetryAfter, else api.StoreRetryAfter.
+func writeError(w http.ResponseWriter, e *Error) { writeErrorStatus(w, status(e.Code), e) }
+
+// writeErrorStatus is writeError with another status than its code's.
+func writeErrorStatus(w http.ResponseWriter, status int, e *Error) {
 	nullable := func(s string) *string {
 		if s == "" {
 			return nil
@@ -100,6 +133,6 @@ func writeError(w http.ResponseWriter, e *Error) {
 		}
 		api.SetRetryAfter(w, wait)
 	}
-	w.WriteHeader(e.Status)
+	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

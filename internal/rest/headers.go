@@ -38,7 +38,7 @@ func negotiate(accept string) (f format, stripNulls bool, err *Error) {
 			return formatCSV, false, nil
 		}
 	}
-	return 0, false, &Error{Status: http.StatusNotAcceptable, Code: codeMediaType,
+	return 0, false, &Error{Code: codeMediaType,
 		Message: fmt.Sprintf("None of these media types are available: %s", accept),
 		Hint:    "Offered: application/json, application/vnd.pgrst.object+json, text/csv"}
 }
@@ -84,7 +84,7 @@ func applyRange(q *query.Query, h http.Header) *Error {
 			return nil
 		}
 		if to < from {
-			return &Error{Status: http.StatusRequestedRangeNotSatisfiable, Code: codeRange,
+			return &Error{Code: codeRange,
 				Message: "Requested range not satisfiable", Details: "The lower boundary must be lower than or equal to the upper boundary in the Range header."}
 		}
 	}

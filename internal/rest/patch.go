@@ -23,13 +23,13 @@ import (
 // console records who handled a message, and no one can sign for another.
 func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.Table, member staff.Member) {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
-		writeError(w, &Error{Status: http.StatusUnsupportedMediaType, Code: codeMediaType,
+		writeErrorStatus(w, http.StatusUnsupportedMediaType, &Error{Code: codeMediaType,
 			Message: fmt.Sprintf("Content-Type not acceptable: %s", r.Header.Get("Content-Type")), Hint: "Send application/json"})
 		return
 	}
 	q, params, f, strip, err := parseRequest(r, t)
 	if err == nil && f != formatJSON {
-		err = &Error{Status: http.StatusNotAcceptable, Code: codeMediaType,
+		err = &Error{Code: codeMediaType,
 			Message: "None of these media types are available: " + r.Header.Get("Accept"), Hint: "PATCH answers application/json"}
 	}
 	if err != nil {
@@ -41,11 +41,16 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.T
 		writeError(w, errParse("limit, offset and order are not supported on PATCH", "select the rows to update with filters"))
 		return
 	case q.Where == nil:
-		writeError(w, &Error{Status: http.StatusBadRequest, Code: codeNoWhere, Message: "UPDATE requires a WHERE clause",
+		writeError(w, &Error{Code: codeNoWhere, Message: "UPDATE requires a WHERE clause",
 			Hint: "Add a filter, like id=eq.…, to say which rows to update"})
 		return
 	}
-	set, err := decodePatch(r, t, member)
+	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, api.MaxBodyBytes))
+	if rerr != nil {
+		writeErrorStatus(w, http.StatusRequestEntityTooLarge, &Error{Code: codeBody, Message: "The request body is too large"})
+		return
+	}
+	set, err := decodePatch(body, t, member)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -79,15 +84,11 @@ func (s *Service) handlePatch(w http.ResponseWriter, r *http.Request, t *query.T
 
 // decodePatch reads the body: one JSON object of the table's patchable
 // columns and their new values.
-func decodePatch(r *http.Request, t *query.Table, member staff.Member) ([]query.Assignment, *Error) {
-	body, rerr := io.ReadAll(http.MaxBytesReader(nil, r.Body, api.MaxBodyBytes))
-	if rerr != nil {
-		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: codeBody, Message: "The request body is too large"}
-	}
+func decodePatch(body []byte, t *query.Table, member staff.Member) ([]query.Assignment, *Error) {
 	var fields map[string]any
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&fields); err != nil || fields == nil || dec.More() {
-		return nil, &Error{Status: http.StatusBadRequest, Code: codeBody, Message: "Empty or invalid json",
+		return nil, &Error{Code: codeBody, Message: "Empty or invalid json",
 			Details: "The body must be one JSON object of the columns to set"}
 	}
 	names := make([]string, 0, len(fields))
@@ -99,11 +100,11 @@ func decodePatch(r *http.Request, t *query.Table, member staff.Member) ([]query.
 	for _, name := range names {
 		c, ok := t.Column(name)
 		if !ok {
-			return nil, &Error{Status: http.StatusBadRequest, Code: codeUnknownColumn,
+			return nil, &Error{Code: codeUnknownColumn,
 				Message: fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", name, t.Name)}
 		}
 		if !c.Patch {
-			return nil, &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv,
+			return nil, &Error{Code: codeInsufficientPriv,
 				Message: fmt.Sprintf("permission denied for column %s of table %s", name, t.Name),
 				Details: "PATCH may set only " + patchable(t)}
 		}
@@ -112,7 +113,7 @@ func decodePatch(r *http.Request, t *query.Table, member staff.Member) ([]query.
 			return nil, err
 		}
 		if c.Name == "handled_by" && v != nil && !strings.EqualFold(v.(string), member.Email) {
-			return nil, &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv,
+			return nil, &Error{Code: codeInsufficientPriv,
 				Message: "handled_by may only be set to your own e-mail address (or null)",
 				Details: "You are signed in as " + member.Email}
 		}

@@ -42,7 +42,7 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *query.Ta
 	if q.Count {
 		switch {
 		case q.Offset > total:
-			writeError(w, &Error{Status: http.StatusRequestedRangeNotSatisfiable, Code: codeRange,
+			writeError(w, &Error{Code: codeRange,
 				Message: "Requested range not satisfiable",
 				Details: fmt.Sprintf("An offset of %d was requested, but there are only %d rows.", q.Offset, total)})
 			return
@@ -58,7 +58,7 @@ func (s *Service) handleRead(w http.ResponseWriter, r *http.Request, t *query.Ta
 		body = query.ArrayJSON(q.Select, res.Rows, strip)
 	case formatObject:
 		if len(res.Rows) != 1 {
-			writeError(w, &Error{Status: http.StatusNotAcceptable, Code: codeSingular,
+			writeError(w, &Error{Code: codeSingular,
 				Message: "JSON object requested, multiple (or no) rows returned",
 				Details: fmt.Sprintf("The result contains %d rows", len(res.Rows))})
 			return

@@ -80,7 +80,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	t, ok := query.TableNamed(name)
 	switch {
 	case strings.HasPrefix(name, "rpc/"):
-		writeError(w, &Error{Status: http.StatusNotFound, Code: "PGRST202",
+		writeError(w, &Error{Code: codeNoFunction,
 			Message: "Could not find the function public." + strings.TrimPrefix(name, "rpc/") + " in the schema cache",
 			Hint:    "No functions are exposed"})
 		return
@@ -89,7 +89,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if p := profile(r); p != "" && p != "public" {
-		writeError(w, &Error{Status: http.StatusNotAcceptable, Code: codeSchema,
+		writeError(w, &Error{Code: codeSchema,
 			Message: "Invalid schema: " + p, Hint: "Only the following schemas are exposed: public"})
 		return
 	}
@@ -100,7 +100,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.handlePatch(w, r, t, member)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, PATCH, OPTIONS")
-		writeError(w, &Error{Status: http.StatusMethodNotAllowed, Code: codeMethod,
+		writeError(w, &Error{Code: codeMethod,
 			Message: "Unsupported HTTP method: " + r.Method, Hint: "The console reads with GET and HEAD and updates with PATCH"})
 	}
 }
@@ -110,7 +110,7 @@ func errUnknownTable(name string) *Error {
 	for i, t := range query.Tables {
 		names[i] = t.Name
 	}
-	return &Error{Status: http.StatusNotFound, Code: codeUnknownTable,
+	return &Error{Code: codeUnknownTable,
 		Message: "Could not find the table 'public." + name + "' in the schema cache",
 		Hint:    "The exposed tables are " + strings.Join(names, ", ")}
 }
@@ -127,7 +127,7 @@ func profile(r *http.Request) string {
 // --allowed-origins pass.
 func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 	if !s.cors.Preflight(w, r) {
-		writeError(w, &Error{Status: http.StatusForbidden, Code: codeInsufficientPriv, Message: "Origin not allowed"})
+		writeError(w, &Error{Code: codeInsufficientPriv, Message: "Origin not allowed"})
 	}
 }
 

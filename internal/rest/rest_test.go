@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/internal/api"
 	"studio/internal/auth"
 	"studio/internal/auth/authtest"
 	"studio/internal/contact"
@@ -133,6 +134,7 @@ func TestErrors(t *testing.T) {
 		{"patch with a body that is not JSON", "PATCH", "/rest/v1/contact_messages?id=eq.m01", `spam=true`, nil, 400, "PGRST102"},
 		{"patch with an array", "PATCH", "/rest/v1/contact_messages?id=eq.m01", `[{"spam":true}]`, nil, 400, "PGRST102"},
 		{"patch with two objects", "PATCH", "/rest/v1/contact_messages?id=eq.m01", `{"spam":true}{}`, nil, 400, "PGRST102"},
+		{"patch with a body too large", "PATCH", "/rest/v1/contact_messages?id=eq.m01", `{"message":"` + strings.Repeat("x", api.MaxBodyBytes) + `"}`, nil, 413, "PGRST102"},
 		{"patch as a form", "PATCH", "/rest/v1/contact_messages?id=eq.m01", `{"spam":true}`, []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "PGRST107"},
 		{"patch with a limit", "PATCH", "/rest/v1/contact_messages?id=eq.m01&limit=1", `{"spam":true}`, nil, 400, "PGRST100"},
 		{"a value that is not UTF-8", "GET", "/rest/v1/contact_messages?name=eq.%FF", "", nil, 400, "22021"},

@@ -19,10 +19,10 @@ import (
 type function[T any] struct {
 	name     string
 	problems []fieldProblem // its fields' problem pages, in the rules' order
-	// decode turns the body (a JSON object; a form post is turned into one)
+	// decode turns the body's fields (a JSON object's or a form post's)
 	// and, when the function needs it, the request's headers into its
 	// input, or says what is wrong with them.
-	decode func(r *http.Request, body []byte) (T, *form.Error)
+	decode func(r *http.Request, fields form.Fields) (T, *form.Error)
 	// run does the function's work with the store, within
 	// api.StoreTimeout, and returns how to answer.
 	run func(ctx context.Context, in T) (result, error)
@@ -41,12 +41,12 @@ type result struct {
 // check its CAPTCHA token (with --captcha-forms), run fn, and answer success or the failure of the step that failed. Every way
 // out is answered and counted.
 func serve[T any](f *functions, w http.ResponseWriter, r *http.Request, fn function[T]) {
-	c, body, ok := f.begin(w, r, fn.name, fn.problems)
+	c, fields, ok := f.begin(w, r, fn.name, fn.problems)
 	if !ok {
 		return
 	}
-	body, captchaToken := takeCaptchaToken(body)
-	in, fe := fn.decode(r, body)
+	captchaToken := fields.Take(captchaField)
+	in, fe := fn.decode(r, fields)
 	if fe != nil {
 		c.invalid(fe)
 		return
@@ -65,9 +65,9 @@ func serve[T any](f *functions, w http.ResponseWriter, r *http.Request, fn funct
 	c.succeed(res.answer, res.location)
 }
 
-// bodyOnly is the decode of a function that reads nothing but the body.
-func bodyOnly[T any](decode func(body []byte) (T, *form.Error)) func(*http.Request, []byte) (T, *form.Error) {
-	return func(_ *http.Request, body []byte) (T, *form.Error) { return decode(body) }
+// fieldsOnly is the decode of a function that reads nothing but the body.
+func fieldsOnly[T any](decode func(form.Fields) (T, *form.Error)) func(*http.Request, form.Fields) (T, *form.Error) {
+	return func(_ *http.Request, fields form.Fields) (T, *form.Error) { return decode(fields) }
 }
 
 // errorBody is every failure's JSON: a message for people and, for a 400,
@@ -177,11 +177,11 @@ func (c *call) reasonOf(fe *form.Error) string {
 }
 
 // begin checks the content type, origin and size of a function's request
-// and returns how to answer it and its body as the JSON object the
-// function's decoder reads (a form post is turned into one). Otherwise it
+// and returns how to answer it and its body's fields, read once (a body
+// that is not one object of fields is the decoder's to refuse). Otherwise it
 // answers (415, 403, 413, 400 or their redirects), counts the outcome and
 // returns false.
-func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, problems []fieldProblem) (*call, []byte, bool) {
+func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, problems []fieldProblem) (*call, form.Fields, bool) {
 	c := &call{w: w, problems: problems, function: name, outcome: f.metrics.Submission}
 	switch mediaType(r.Header.Get("Content-Type")) {
 	case "application/json":
@@ -190,31 +190,27 @@ func (f *functions) begin(w http.ResponseWriter, r *http.Request, name string, p
 		if !f.formOriginAllowed(r) {
 			c.outcome(c.function, outcomeCrossSiteForm)
 			writeError(w, http.StatusForbidden, "Cross-site form submissions are not allowed")
-			return nil, nil, false
+			return nil, form.Fields{}, false
 		}
 	default:
 		c.outcome(c.function, outcomeUnsupportedMediaType)
 		writeError(w, http.StatusUnsupportedMediaType, form.Rules.Errors.UnsupportedMediaType)
-		return nil, nil, false
+		return nil, form.Fields{}, false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			c.fail(http.StatusRequestEntityTooLarge, form.Rules.Errors.TooLarge, problemTooLarge)
-			return nil, nil, false
+			return nil, form.Fields{}, false
 		}
 		c.invalid(&form.Error{Message: form.Rules.Errors.InvalidBody, Fields: map[string]string{}})
-		return nil, nil, false
+		return nil, form.Fields{}, false
 	}
 	if c.native {
-		var fe *form.Error
-		if body, fe = form.FromURLEncoded(body); fe != nil {
-			c.invalid(fe)
-			return nil, nil, false
-		}
+		return c, form.URLEncoded(body), true
 	}
-	return c, body, true
+	return c, form.JSON(body), true
 }
 
 // mediaType is the media type of a Content-Type, without its parameters

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 
 	"studio/internal/captcha"
@@ -16,32 +14,6 @@ const captchaField = "captcha_token"
 // problemCaptcha is the reason a native form post fails for with
 // --captcha-forms: a form posted without JavaScript has no token.
 const problemCaptcha = "captcha"
-
-// takeCaptchaToken removes captchaField from body, a JSON object, and
-// returns the body without it and the token ("" when absent or not a
-// string). A body that is not an object is returned as it is, for the
-// function's decoder to refuse.
-func takeCaptchaToken(body []byte) ([]byte, string) {
-	if !bytes.Contains(body, []byte(`"`+captchaField+`"`)) {
-		return body, ""
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
-		return body, ""
-	}
-	raw, ok := fields[captchaField]
-	if !ok {
-		return body, ""
-	}
-	delete(fields, captchaField)
-	var token string
-	_ = json.Unmarshal(raw, &token)
-	out, err := json.Marshal(fields)
-	if err != nil {
-		return body, ""
-	}
-	return out, token
-}
 
 // checkCaptcha verifies the call's token when the functions need one
 // (FunctionsConfig.Captcha): a missing or rejected token is 400 (a native

@@ -39,10 +39,10 @@ func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) 
 	})
 }
 
-// decodeContact is the submission in the body, with the request's
+// decodeContact is the submission in the body's fields, with the request's
 // Idempotency-Key.
-func decodeContact(r *http.Request, body []byte) (contact.Submission, *form.Error) {
-	sub, fe := contact.Decode(body)
+func decodeContact(r *http.Request, fields form.Fields) (contact.Submission, *form.Error) {
+	sub, fe := contact.Decode(fields)
 	if fe != nil {
 		return contact.Submission{}, fe
 	}

@@ -35,7 +35,8 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	if d.Rest != nil {
 		mux.Handle(rest.Prefix+"/", d.Rest)
 	}
-	// Files (package storage), Supabase Storage's contract.
+	// Files (package storage), Supabase Storage's contract; its routes are
+	// listed in its addRoutes, as auth's are in its own.
 	if d.Storage != nil {
 		mux.Handle(storage.Prefix+"/", d.Storage)
 		mux.HandleFunc("GET /downloads/{name}", redirectToDownloads)

@@ -27,7 +27,7 @@ type signedUp struct {
 // /products/{productId}/joined.
 func (f *functions) handleWaitlistJoin(w http.ResponseWriter, r *http.Request) {
 	serve(f, w, r, function[signup.WaitlistEntry]{
-		name: "join-waitlist", problems: waitlistProblems, decode: bodyOnly(signup.DecodeWaitlist), run: f.joinWaitlist,
+		name: "join-waitlist", problems: waitlistProblems, decode: fieldsOnly(signup.DecodeWaitlist), run: f.joinWaitlist,
 	})
 }
 
@@ -36,7 +36,7 @@ func (f *functions) handleWaitlistJoin(w http.ResponseWriter, r *http.Request) {
 // post is sent on to /resources/subscribed.
 func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Request) {
 	serve(f, w, r, function[signup.Subscriber]{
-		name: "subscribe-newsletter", problems: newsletterProblems, decode: bodyOnly(signup.DecodeNewsletter), run: f.subscribeNewsletter,
+		name: "subscribe-newsletter", problems: newsletterProblems, decode: fieldsOnly(signup.DecodeNewsletter), run: f.subscribeNewsletter,
 	})
 }
 

@@ -53,12 +53,12 @@ type Store interface {
 	Subscribe(ctx context.Context, s Subscriber) (created bool, err error)
 }
 
-// DecodeWaitlist parses and validates the body of join-waitlist:
-// {"email": ..., "productId": ...}. It returns a *form.Error for bad input,
-// including a product that has no waitlist.
-func DecodeWaitlist(body []byte) (WaitlistEntry, *form.Error) {
+// DecodeWaitlist validates the fields of join-waitlist (form.JSON or
+// form.URLEncoded of its body): {"email": ..., "productId": ...}. It returns
+// a *form.Error for bad input, including a product that has no waitlist.
+func DecodeWaitlist(f form.Fields) (WaitlistEntry, *form.Error) {
 	rs := form.Rules.Signup
-	v, fe := form.Decode(body, []form.Rule{rs.Email, rs.ProductID})
+	v, fe := form.Decode(f, []form.Rule{rs.Email, rs.ProductID})
 	if fe != nil {
 		return WaitlistEntry{}, fe
 	}
@@ -69,11 +69,12 @@ func DecodeWaitlist(body []byte) (WaitlistEntry, *form.Error) {
 	return WaitlistEntry{ProductID: id, Email: canonicalEmail(*v[rs.Email.Field])}, nil
 }
 
-// DecodeNewsletter parses and validates the body of subscribe-newsletter:
-// {"email": ...}. It returns a *form.Error for bad input.
-func DecodeNewsletter(body []byte) (Subscriber, *form.Error) {
+// DecodeNewsletter validates the fields of subscribe-newsletter (form.JSON
+// or form.URLEncoded of its body): {"email": ...}. It returns a *form.Error
+// for bad input.
+func DecodeNewsletter(f form.Fields) (Subscriber, *form.Error) {
 	rs := form.Rules.Signup
-	v, fe := form.Decode(body, []form.Rule{rs.Email})
+	v, fe := form.Decode(f, []form.Rule{rs.Email})
 	if fe != nil {
 		return Subscriber{}, fe
 	}

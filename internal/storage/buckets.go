@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"studio/internal/files"
 )
 
 // bucketJSON is a bucket as Supabase answers it.
@@ -25,7 +27,7 @@ type bucketJSON struct {
 	UpdatedAt        time.Time `json:"updated_at"`
 }
 
-func toBucketJSON(b Bucket) bucketJSON {
+func toBucketJSON(b files.Bucket) bucketJSON {
 	return bucketJSON{ID: b.ID, Name: b.ID, Owner: b.Owner, Public: b.Public, Type: "STANDARD",
 		FileSizeLimit: b.FileSizeLimit, AllowedMimeTypes: b.AllowedMimeTypes, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
 }
@@ -46,8 +48,8 @@ func (s *Service) listBuckets(req *request) *Error {
 		return s.failed(req, err)
 	}
 	search := strings.ToLower(q.Get("search"))
-	all = slices.DeleteFunc(all, func(b Bucket) bool { return !strings.Contains(strings.ToLower(b.ID), search) })
-	key := func(b Bucket) string {
+	all = slices.DeleteFunc(all, func(b files.Bucket) bool { return !strings.Contains(strings.ToLower(b.ID), search) })
+	key := func(b files.Bucket) string {
 		switch q.Get("sortColumn") {
 		case "created_at":
 			return b.CreatedAt.Format(time.RFC3339Nano)
@@ -56,7 +58,7 @@ func (s *Service) listBuckets(req *request) *Error {
 		}
 		return b.ID
 	}
-	slices.SortStableFunc(all, func(a, b Bucket) int {
+	slices.SortStableFunc(all, func(a, b files.Bucket) int {
 		c := cmp.Compare(key(a), key(b))
 		if q.Get("sortOrder") == "desc" {
 			return -c
@@ -100,7 +102,7 @@ type bucketBody struct {
 }
 
 // apply sets on b what body says.
-func (body bucketBody) apply(b *Bucket) *Error {
+func (body bucketBody) apply(b *files.Bucket) *Error {
 	if body.Public != nil {
 		b.Public = *body.Public
 	}
@@ -180,7 +182,7 @@ func (s *Service) createBucket(req *request) *Error {
 		return errInvalidBucketName()
 	}
 	now := s.cfg.Now()
-	b := Bucket{ID: id, Owner: req.owner(), CreatedAt: now, UpdatedAt: now}
+	b := files.Bucket{ID: id, Owner: req.owner(), CreatedAt: now, UpdatedAt: now}
 	if e := body.apply(&b); e != nil {
 		return e
 	}
@@ -255,7 +257,7 @@ func (s *Service) deleteBucket(req *request, id string) *Error {
 
 // deleteBlobs deletes the blobs of objects the store no longer names; a
 // failure leaves an orphan blob, which is logged.
-func (s *Service) deleteBlobs(ctx context.Context, objects []Object) {
+func (s *Service) deleteBlobs(ctx context.Context, objects []files.Object) {
 	for _, o := range objects {
 		// Even when the caller has gone: the store no longer names them.
 		if err := s.backend.Delete(context.WithoutCancel(ctx), o.Key); err != nil {

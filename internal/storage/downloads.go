@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/files"
 )
 
 // downloadCounter counts the downloads of public objects in memory, so
@@ -13,20 +14,20 @@ import (
 // batches.
 type downloadCounter struct {
 	mu     sync.Mutex
-	counts map[ObjectName]int64
+	counts map[files.ObjectName]int64
 }
 
-func (c *downloadCounter) add(n ObjectName) {
+func (c *downloadCounter) add(n files.ObjectName) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.counts == nil {
-		c.counts = map[ObjectName]int64{}
+		c.counts = map[files.ObjectName]int64{}
 	}
 	c.counts[n]++
 }
 
 // take returns the counts so far and starts again from none.
-func (c *downloadCounter) take() map[ObjectName]int64 {
+func (c *downloadCounter) take() map[files.ObjectName]int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	counts := c.counts
@@ -35,11 +36,11 @@ func (c *downloadCounter) take() map[ObjectName]int64 {
 }
 
 // putBack adds counts that could not be written to those counted since.
-func (c *downloadCounter) putBack(counts map[ObjectName]int64) {
+func (c *downloadCounter) putBack(counts map[files.ObjectName]int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.counts == nil {
-		c.counts = map[ObjectName]int64{}
+		c.counts = map[files.ObjectName]int64{}
 	}
 	for n, v := range counts {
 		c.counts[n] += v

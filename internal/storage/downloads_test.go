@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/internal/files"
 	"studio/internal/storage"
 	"studio/internal/storage/disk"
 	"studio/internal/store/storetest"
@@ -26,7 +27,7 @@ func TestDownloadCounts(t *testing.T) {
 			}
 			svc := storage.New(db, blobs, nil, storage.Config{})
 			now := time.Now()
-			for _, b := range []storage.Bucket{{ID: "downloads", Public: true, CreatedAt: now, UpdatedAt: now}} {
+			for _, b := range []files.Bucket{{ID: "downloads", Public: true, CreatedAt: now, UpdatedAt: now}} {
 				if err := db.CreateBucket(ctx, b); err != nil {
 					t.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/fault"
+	"studio/internal/files"
 )
 
 // Error is an answer in Supabase Storage's shape: a body {statusCode, code,
@@ -90,15 +91,15 @@ func errUnavailable(wait time.Duration) *Error {
 // why.
 func storeError(err error) *Error {
 	switch {
-	case errors.Is(err, ErrBucketNotFound):
+	case errors.Is(err, files.ErrBucketNotFound):
 		return errNoSuchBucket()
-	case errors.Is(err, ErrObjectNotFound):
+	case errors.Is(err, files.ErrObjectNotFound):
 		return errNoSuchKey()
-	case errors.Is(err, ErrBucketExists):
+	case errors.Is(err, files.ErrBucketExists):
 		return errBucketExists()
-	case errors.Is(err, ErrObjectExists):
+	case errors.Is(err, files.ErrObjectExists):
 		return errKeyExists()
-	case errors.Is(err, ErrBucketNotEmpty):
+	case errors.Is(err, files.ErrBucketNotEmpty):
 		return errBucketNotEmpty()
 	}
 	switch fault.KindOf(err) {

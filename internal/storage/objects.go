@@ -7,11 +7,13 @@ import (
 	"mime"
 	"net/http"
 	pathpkg "path"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/files"
 )
 
 // newKey is the backend key of a new blob: every upload gets its own, so
@@ -19,8 +21,17 @@ import (
 func newKey() string { return uuid.NewString() }
 
 // upload answers POST /object/{bucket}/{name} (x-upsert: true replaces an
-// object of that name) and PUT, which replaces one: for staff.
-func (s *Service) upload(req *request, path string, update bool) *Error {
+// object of that name), for staff.
+func (s *Service) upload(req *request, path string) *Error {
+	return s.put(req, path, req.r.Header.Get("x-upsert") == "true")
+}
+
+// update answers PUT /object/{bucket}/{name}, which replaces an object, for
+// staff.
+func (s *Service) update(req *request, path string) *Error { return s.put(req, path, true) }
+
+// put stores the request's body as the object of path, for staff.
+func (s *Service) put(req *request, path string, upsert bool) *Error {
 	if req.staff == nil {
 		return errRowLevelSecurity()
 	}
@@ -28,7 +39,7 @@ func (s *Service) upload(req *request, path string, update bool) *Error {
 	if e != nil {
 		return e
 	}
-	return s.store1(req, bucket, name, req.owner(), update || req.r.Header.Get("x-upsert") == "true")
+	return s.store1(req, bucket, name, req.owner(), upsert)
 }
 
 // store1 stores the request's body as the object name of bucket: the bytes
@@ -53,7 +64,7 @@ func (s *Service) store1(req *request, bucket, name, owner string, upsert bool) 
 		return errMimeType(u.contentType)
 	}
 	body := newUploadReader(req.w, u.body, limit)
-	o, err := s.putObject(req.r.Context(), Object{BucketID: bucket, Name: name, ContentType: u.contentType,
+	o, err := s.putObject(req.r.Context(), files.Object{BucketID: bucket, Name: name, ContentType: u.contentType,
 		CacheControl: u.cacheControl, UserMetadata: u.metadata, Owner: owner}, body, upsert)
 	switch {
 	case errors.Is(err, errOverLimit):
@@ -81,7 +92,7 @@ var errBlobNotStored = errors.New("storage: the bytes were not stored")
 // name, then deletes the blob it replaced (upsert; without, an object of
 // that name is ErrObjectExists). It returns the object stored, with the ID
 // of the one it replaced. errOverLimit: body ran past its limit.
-func (s *Service) putObject(ctx context.Context, o Object, body *uploadReader, upsert bool) (Object, error) {
+func (s *Service) putObject(ctx context.Context, o files.Object, body *uploadReader, upsert bool) (files.Object, error) {
 	o.Key = newKey()
 	size, err := s.backend.Put(ctx, o.Key, body, o.ContentType)
 	switch {
@@ -99,25 +110,36 @@ func (s *Service) putObject(ctx context.Context, o Object, body *uploadReader, u
 // with upsert it replaces an object of that name, whose blob it then
 // deletes, and keeps its ID; without, such an object is ErrObjectExists.
 // On a failure it deletes o's blob.
-func (s *Service) commitObject(ctx context.Context, o Object, upsert bool) (Object, error) {
+func (s *Service) commitObject(ctx context.Context, o files.Object, upsert bool) (files.Object, error) {
 	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), api.StoreTimeout)
 	defer cancel()
 	replaced, err := s.store.PutObject(storeCtx, o, upsert)
 	if err != nil {
-		s.deleteBlobs(ctx, []Object{o})
+		s.deleteBlobs(ctx, []files.Object{o})
 		return o, err
 	}
 	if replaced != nil {
 		o.ID = replaced.ID
-		s.deleteBlobs(ctx, []Object{*replaced})
+		s.deleteBlobs(ctx, []files.Object{*replaced})
 	}
 	return o, nil
 }
 
-// download answers GET and HEAD of /object/{bucket}/{name},
-// /object/authenticated/… (staff, or anyone for a public bucket) and
-// /object/public/… (public buckets only).
-func (s *Service) download(req *request, path string, public bool) *Error {
+// download answers GET and HEAD of /object/{bucket}/{name} and
+// /object/authenticated/…: staff, or anyone for a public bucket.
+func (s *Service) download(req *request, path string) *Error {
+	return s.serveReadable(req, path, false)
+}
+
+// downloadPublic answers GET and HEAD of /object/public/{bucket}/{name}:
+// public buckets only.
+func (s *Service) downloadPublic(req *request, path string) *Error {
+	return s.serveReadable(req, path, true)
+}
+
+// serveReadable answers the object of path when the request may read it;
+// public asks for a public bucket.
+func (s *Service) serveReadable(req *request, path string, public bool) *Error {
 	b, name, e := s.readablePath(req, path, public)
 	if e != nil {
 		return e
@@ -130,10 +152,10 @@ func (s *Service) download(req *request, path string, public bool) *Error {
 
 // readablePath is the bucket and name of path ("bucket/name") that the
 // request may read; public asks for a public bucket (the /public/ routes).
-func (s *Service) readablePath(req *request, path string, public bool) (Bucket, string, *Error) {
+func (s *Service) readablePath(req *request, path string, public bool) (files.Bucket, string, *Error) {
 	bucket, name, e := splitPath(path)
 	if e != nil {
-		return Bucket{}, "", e
+		return files.Bucket{}, "", e
 	}
 	b, e := s.bucket(req, bucket)
 	if e != nil {
@@ -164,7 +186,7 @@ func (s *Service) serveObject(req *request, bucket, name string) *Error {
 func (s *Service) serveCounted(req *request, bucket, name string) *Error {
 	status, e := s.serveObjectStatus(req, bucket, name)
 	if e == nil && status == http.StatusOK && req.r.Method == http.MethodGet {
-		s.downloads.add(ObjectName{bucket, name})
+		s.downloads.add(files.ObjectName{Bucket: bucket, Name: name})
 	}
 	return e
 }
@@ -181,7 +203,7 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 			return 0, s.failed(req, err)
 		}
 		f, err := s.backend.Open(req.r.Context(), o.Key)
-		if errors.Is(err, ErrBlobNotFound) {
+		if errors.Is(err, files.ErrBlobNotFound) {
 			continue
 		}
 		if err != nil {
@@ -211,13 +233,13 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 
 // staffObject returns the object of path ("bucket/name") for staff; to
 // anyone else it does not exist.
-func (s *Service) staffObject(req *request, path string) (Object, *Error) {
+func (s *Service) staffObject(req *request, path string) (files.Object, *Error) {
 	bucket, name, e := splitPath(path)
 	if e != nil {
-		return Object{}, e
+		return files.Object{}, e
 	}
 	if req.staff == nil {
-		return Object{}, errNoSuchKey()
+		return files.Object{}, errNoSuchKey()
 	}
 	ctx, cancel := storeCtx(req.r)
 	defer cancel()
@@ -228,9 +250,13 @@ func (s *Service) staffObject(req *request, path string) (Object, *Error) {
 	return o, nil
 }
 
-// info answers GET /object/info/{bucket}/{name} (and /info/public/…,
-// /info/authenticated/…): the object's metadata.
-func (s *Service) info(req *request, path string, public bool) *Error {
+// info answers GET /object/info/{bucket}/{name} (and /info/public/…, of a
+// public bucket only, and /info/authenticated/…): the object's metadata.
+func (s *Service) info(req *request, path string) *Error {
+	path, public := strings.CutPrefix(path, "public/")
+	if !public {
+		path = strings.TrimPrefix(path, "authenticated/")
+	}
 	b, name, e := s.readablePath(req, path, public)
 	if e != nil {
 		return e
@@ -299,7 +325,7 @@ type fileObjectJSON struct {
 	UserMetadata   rawOrNull     `json:"user_metadata,omitempty"`
 }
 
-func toFileObjectJSON(name string, o *Object) fileObjectJSON {
+func toFileObjectJSON(name string, o *files.Object) fileObjectJSON {
 	if o == nil {
 		return fileObjectJSON{Name: name}
 	}
@@ -335,7 +361,7 @@ func (s *Service) listObjects(req *request, bucket string) *Error {
 	if _, e := s.bucket(req, bucket); e != nil {
 		return e
 	}
-	q := ListQuery{Prefix: body.Prefix, Search: body.Search, Limit: 100, Offset: max(body.Offset, 0),
+	q := files.ListQuery{Prefix: body.Prefix, Search: body.Search, Limit: 100, Offset: max(body.Offset, 0),
 		SortColumn: "name", Descending: body.SortBy.Order == "desc"}
 	if q.Prefix != "" && q.Prefix[len(q.Prefix)-1] != '/' {
 		q.Prefix += "/"
@@ -422,7 +448,7 @@ func (s *Service) copyObject(req *request) *Error {
 	o.ID, o.BucketID, o.Name, o.Key, o.Owner = uuid.NewString(), t.DestinationBucket, t.DestinationKey, newKey(), req.owner()
 	o.CreatedAt, o.UpdatedAt, o.LastAccessedAt = now, now, now
 	if err := s.backend.Copy(req.r.Context(), src.Key, o.Key); err != nil {
-		if errors.Is(err, ErrBlobNotFound) {
+		if errors.Is(err, files.ErrBlobNotFound) {
 			return errNoSuchKey()
 		}
 		s.cfg.Logger.Error("storage: copy blob", "err", err)
@@ -437,6 +463,15 @@ func (s *Service) copyObject(req *request) *Error {
 		Key string `json:"Key"`
 	}{o.ID, o.BucketID + "/" + o.Name})
 	return nil
+}
+
+// deleteObjects answers DELETE /object/{bucket} (removeObjects) and
+// /object/{bucket}/{name} (deleteObject).
+func (s *Service) deleteObjects(req *request, path string) *Error {
+	if bucket, name, _ := strings.Cut(path, "/"); name == "" {
+		return s.removeObjects(req, bucket)
+	}
+	return s.deleteObject(req, path)
 }
 
 // removeObjects answers DELETE /object/{bucket} {prefixes}, for staff: the
@@ -489,7 +524,7 @@ func (s *Service) deleteObject(req *request, path string) *Error {
 }
 
 // remove removes the named objects of bucket, then their blobs.
-func (s *Service) remove(req *request, bucket string, names []string) ([]Object, *Error) {
+func (s *Service) remove(req *request, bucket string, names []string) ([]files.Object, *Error) {
 	if _, e := s.bucket(req, bucket); e != nil {
 		return nil, e
 	}

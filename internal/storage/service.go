@@ -1,3 +1,8 @@
+// Package storage is the /storage/v1 service: the subset of Supabase
+// Storage's HTTP API that @supabase/supabase-js's storage client sends.
+// Object bytes live in a files.Backend (a directory under --data, or an
+// S3-compatible bucket that several instances share); their metadata
+// (buckets, names, sizes, types, times) lives in the store (files.Store).
 package storage
 
 import (
@@ -13,6 +18,7 @@ import (
 	"studio/internal/api"
 	"studio/internal/cors"
 	"studio/internal/fault"
+	"studio/internal/files"
 	"studio/internal/staff"
 )
 
@@ -39,18 +45,19 @@ type Config struct {
 
 // Service is the /storage/v1 handler. It is safe for concurrent use.
 type Service struct {
-	store     Store
-	backend   Backend
+	store     files.Store
+	backend   files.Backend
 	downloads downloadCounter
 	gate      staff.Gate
 	cfg       Config
 	cors      cors.Policy
 	tokens    tokenKeys
+	mux       *http.ServeMux
 }
 
 // New returns the service keeping metadata in st and bytes in b, checking
 // staff tokens at gate.
-func New(st Store, b Backend, gate staff.Gate, cfg Config) *Service {
+func New(st files.Store, b files.Backend, gate staff.Gate, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -60,12 +67,15 @@ func New(st Store, b Backend, gate staff.Gate, cfg Config) *Service {
 	if cfg.MaxFileSize <= 0 {
 		cfg.MaxFileSize = DefaultMaxFileSize
 	}
-	return &Service{store: st, backend: b, gate: gate, cfg: cfg, tokens: newTokenKeys(cfg.SigningKey), cors: cors.Policy{
+	s := &Service{store: st, backend: b, gate: gate, cfg: cfg, tokens: newTokenKeys(cfg.SigningKey), cors: cors.Policy{
 		Origins: cfg.AllowedOrigins, AllowMethods: "GET, HEAD, POST, PUT, DELETE, OPTIONS",
 		AllowHeaders:  "authorization, apikey, x-client-info, x-supabase-api-version, content-type, cache-control, x-upsert, x-metadata, range, if-none-match, if-modified-since",
 		ExposeHeaders: "content-range, content-length, content-type, content-disposition, etag, last-modified, accept-ranges",
 		MaxAge:        10 * time.Minute,
 	}}
+	s.mux = http.NewServeMux()
+	s.addRoutes(s.mux)
+	return s
 }
 
 // request is one request to the service, its caller known.
@@ -75,7 +85,8 @@ type request struct {
 	staff *staff.Member // nil: anonymous (no token, or the anon key)
 }
 
-// ServeHTTP serves a request to a path under Prefix.
+// ServeHTTP serves a request to a path under Prefix: a preflight, or the
+// route of its method and path once its caller is known.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodOptions {
 		if !s.cors.Preflight(w, r) {
@@ -90,75 +101,81 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := &request{w: w, r: r, staff: member}
-	if e := s.route(req, strings.TrimPrefix(r.URL.Path, Prefix)); e != nil {
-		writeError(w, e)
-	}
+	s.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, req)))
 }
 
-// route calls the handler of path (after Prefix), or answers Fastify's 404.
-func (s *Service) route(req *request, path string) *Error {
-	m := req.r.Method
-	read := m == http.MethodGet || m == http.MethodHead
-	if rest, ok := strings.CutPrefix(path, "/bucket"); ok {
-		id, action, _ := strings.Cut(strings.TrimPrefix(rest, "/"), "/")
-		switch {
-		case rest == "" && m == http.MethodGet:
-			return s.listBuckets(req)
-		case rest == "" && m == http.MethodPost:
-			return s.createBucket(req)
-		case id != "" && action == "" && m == http.MethodGet:
-			return s.getBucket(req, id)
-		case id != "" && action == "" && m == http.MethodPut:
-			return s.updateBucket(req, id)
-		case id != "" && action == "" && m == http.MethodDelete:
-			return s.deleteBucket(req, id)
-		case id != "" && action == "empty" && m == http.MethodPost:
-			return s.emptyBucket(req, id)
+// requestKey holds the *request of ServeHTTP in its context, for the route.
+type requestKey struct{}
+
+// handler answers a request to one route, or returns the refusal to answer.
+type handler func(req *request) *Error
+
+// addRoutes registers every route of the service, under Prefix. A
+// wildcard is read percent-decoded, so a name's %2F is a slash, as it
+// always was here; a bucket and a name are split by splitPath. Every other
+// method or path is Fastify's 404 (errRoute), never the mux's 405. The GET
+// routes that read an object answer HEAD too; the others do not.
+func (s *Service) addRoutes(mux *http.ServeMux) {
+	handle := func(pattern string, h handler) {
+		method, path, ok := strings.Cut(pattern, " ")
+		if !ok {
+			method, path = "", pattern
 		}
-		return errRoute(req.r)
+		mux.Handle(strings.TrimSpace(method+" "+Prefix+path), s.serve(h))
 	}
-	rest, ok := strings.CutPrefix(path, "/object/")
-	if !ok {
-		return errRoute(req.r)
+	// tree registers a pattern ending in {path...} and the path without it,
+	// which the mux would redirect to …/: the route, with an empty path.
+	tree := func(pattern string, h handler) {
+		handle(pattern, h)
+		handle(pattern[:strings.LastIndex(pattern, "/")], h)
 	}
-	first, tail, _ := strings.Cut(rest, "/")
-	switch {
-	case first == "list" && m == http.MethodPost:
-		return s.listObjects(req, tail)
-	case first == "move" && tail == "" && m == http.MethodPost:
-		return s.moveObject(req)
-	case first == "copy" && tail == "" && m == http.MethodPost:
-		return s.copyObject(req)
-	case first == "sign" && m == http.MethodPost && !strings.Contains(tail, "/"):
-		return s.signURLs(req, tail)
-	case first == "sign" && m == http.MethodPost:
-		return s.signURL(req, tail)
-	case first == "sign" && read:
-		return s.downloadSigned(req, tail)
-	case first == "upload" && strings.HasPrefix(tail, "sign/") && m == http.MethodPost:
-		return s.signUploadURL(req, strings.TrimPrefix(tail, "sign/"))
-	case first == "upload" && strings.HasPrefix(tail, "sign/") && m == http.MethodPut:
-		return s.uploadSigned(req, strings.TrimPrefix(tail, "sign/"))
-	case first == "public" && read:
-		return s.download(req, tail, true)
-	case first == "authenticated" && read:
-		return s.download(req, tail, false)
-	case first == "info" && m == http.MethodGet:
-		tail, public := strings.CutPrefix(tail, "public/")
-		if !public {
-			tail = strings.TrimPrefix(tail, "authenticated/")
+	id := func(f func(*request, string) *Error) handler {
+		return func(req *request) *Error { return f(req, req.r.PathValue("id")) }
+	}
+	path := func(f func(*request, string) *Error) handler {
+		return func(req *request) *Error { return f(req, req.r.PathValue("path")) }
+	}
+	notFound := func(req *request) *Error { return errRoute(req.r) }
+
+	handle("GET /bucket", s.listBuckets)
+	handle("HEAD /bucket", notFound)
+	handle("POST /bucket", s.createBucket)
+	handle("GET /bucket/{id}", id(s.getBucket))
+	handle("HEAD /bucket/{id}", notFound)
+	handle("PUT /bucket/{id}", id(s.updateBucket))
+	handle("DELETE /bucket/{id}", id(s.deleteBucket))
+	handle("POST /bucket/{id}/empty", id(s.emptyBucket))
+
+	tree("POST /object/list/{path...}", path(s.listObjects))
+	handle("POST /object/move", s.moveObject)
+	handle("POST /object/copy", s.copyObject)
+	tree("POST /object/sign/{path...}", path(s.signObjects))
+	tree("GET /object/sign/{path...}", path(s.downloadSigned))
+	tree("POST /object/upload/sign/{path...}", path(s.signUploadURL))
+	tree("PUT /object/upload/sign/{path...}", path(s.uploadSigned))
+	tree("GET /object/public/{path...}", path(s.downloadPublic))
+	tree("GET /object/authenticated/{path...}", path(s.download))
+	tree("GET /object/info/{path...}", path(s.info))
+	// HEAD is not info's: like any HEAD /object/{bucket}/{name}, it reads
+	// an object of the bucket info (there is none: the name is reserved).
+	tree("HEAD /object/info/{path...}", path(func(req *request, p string) *Error { return s.download(req, "info/"+p) }))
+	handle("GET /object/{path...}", path(s.download))
+	handle("POST /object/{path...}", path(s.upload))
+	handle("PUT /object/{path...}", path(s.update))
+	handle("DELETE /object/{path...}", path(s.deleteObjects))
+	handle("/object", notFound)
+	handle("/", notFound) // every other path under Prefix
+}
+
+// serve answers a route with h, for the request ServeHTTP let through.
+func (s *Service) serve(h handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req := r.Context().Value(requestKey{}).(*request)
+		req.r = r // with the route's wildcards
+		if e := h(req); e != nil {
+			writeError(w, e)
 		}
-		return s.info(req, tail, public)
-	case read:
-		return s.download(req, rest, false)
-	case m == http.MethodPost || m == http.MethodPut:
-		return s.upload(req, rest, m == http.MethodPut)
-	case m == http.MethodDelete && tail == "":
-		return s.removeObjects(req, first)
-	case m == http.MethodDelete:
-		return s.deleteObject(req, rest)
-	}
-	return errRoute(req.r)
+	})
 }
 
 // errRoute is Fastify's answer to a route it does not have.
@@ -198,7 +215,7 @@ func (s *Service) caller(r *http.Request) (*staff.Member, *Error) {
 
 // mayRead reports whether the caller may read the objects of b: staff, or
 // anyone when b is public.
-func (req *request) mayRead(b Bucket) bool { return req.staff != nil || b.Public }
+func (req *request) mayRead(b files.Bucket) bool { return req.staff != nil || b.Public }
 
 // owner is the caller's user id, "" when anonymous.
 func (req *request) owner() string {
@@ -229,7 +246,7 @@ func (s *Service) failed(req *request, err error) *Error {
 
 // bucket returns the bucket id when the caller may read it; a bucket they
 // may not read is answered as one that does not exist.
-func (s *Service) bucket(req *request, id string) (Bucket, *Error) {
+func (s *Service) bucket(req *request, id string) (files.Bucket, *Error) {
 	ctx, cancel := storeCtx(req.r)
 	defer cancel()
 	b, err := s.store.Bucket(ctx, id)

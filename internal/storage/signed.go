@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -88,6 +89,15 @@ func (s *Service) expiry(body signURLBody) (time.Time, *Error) {
 		return time.Time{}, errInvalidRequest("expiresIn must be a number of seconds, at least 1")
 	}
 	return s.cfg.Now().Add(time.Duration(*body.ExpiresIn * float64(time.Second))), nil
+}
+
+// signObjects answers POST /object/sign/{bucket} (signURLs) and
+// /object/sign/{bucket}/{name} (signURL).
+func (s *Service) signObjects(req *request, path string) *Error {
+	if strings.Contains(path, "/") {
+		return s.signURL(req, path)
+	}
+	return s.signURLs(req, path)
 }
 
 // signURL answers POST /object/sign/{bucket}/{name}, for staff:

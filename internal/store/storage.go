@@ -12,17 +12,17 @@ import (
 	"time"
 
 	"studio/internal/fault"
-	"studio/internal/storage"
+	"studio/internal/files"
 )
 
-// The metadata of storage/v1 (package storage): buckets and their objects.
+// The metadata of storage/v1 (package files): buckets and their objects.
 // The bytes are the backend's; each object row names its blob by key.
 
-var _ storage.Store = (*DB)(nil)
+var _ files.Store = (*DB)(nil)
 
 const bucketColumns = `id, public, file_size_limit, allowed_mime_types, owner, created_at, updated_at`
 
-func (s *DB) scanBucket(row scanner, b *storage.Bucket) error {
+func (s *DB) scanBucket(row scanner, b *files.Bucket) error {
 	var limit sql.NullInt64
 	var types sql.NullString
 	if err := row.Scan(&b.ID, &b.Public, &limit, &types, &b.Owner, s.d.timeDest(&b.CreatedAt), s.d.timeDest(&b.UpdatedAt)); err != nil {
@@ -39,7 +39,7 @@ func (s *DB) scanBucket(row scanner, b *storage.Bucket) error {
 }
 
 // bucketArgs are the values of the columns a create or an update sets.
-func bucketArgs(b storage.Bucket) (limit, types any) {
+func bucketArgs(b files.Bucket) (limit, types any) {
 	if b.FileSizeLimit != nil {
 		limit = *b.FileSizeLimit
 	}
@@ -50,12 +50,12 @@ func bucketArgs(b storage.Bucket) (limit, types any) {
 	return limit, types
 }
 
-// ListBuckets implements storage.Store.
-func (s *DB) ListBuckets(ctx context.Context) ([]storage.Bucket, error) {
-	var out []storage.Bucket
+// ListBuckets implements files.Store.
+func (s *DB) ListBuckets(ctx context.Context) ([]files.Bucket, error) {
+	var out []files.Bucket
 	err := s.query(ctx, "list buckets", `SELECT `+bucketColumns+` FROM storage_buckets ORDER BY id`, nil,
 		func(rows *sql.Rows) error {
-			var b storage.Bucket
+			var b files.Bucket
 			err := s.scanBucket(rows, &b)
 			out = append(out, b)
 			return err
@@ -63,20 +63,20 @@ func (s *DB) ListBuckets(ctx context.Context) ([]storage.Bucket, error) {
 	return out, err
 }
 
-// Bucket implements storage.Store.
-func (s *DB) Bucket(ctx context.Context, id string) (storage.Bucket, error) {
-	var b storage.Bucket
+// Bucket implements files.Store.
+func (s *DB) Bucket(ctx context.Context, id string) (files.Bucket, error) {
+	var b files.Bucket
 	found := false
 	err := s.query(ctx, "get bucket", `SELECT `+bucketColumns+` FROM storage_buckets WHERE id = ?`, []any{id},
 		func(rows *sql.Rows) error { found = true; return s.scanBucket(rows, &b) })
 	if err == nil && !found {
-		err = storage.ErrBucketNotFound
+		err = files.ErrBucketNotFound
 	}
 	return b, err
 }
 
-// CreateBucket implements storage.Store.
-func (s *DB) CreateBucket(ctx context.Context, b storage.Bucket) error {
+// CreateBucket implements files.Store.
+func (s *DB) CreateBucket(ctx context.Context, b files.Bucket) error {
 	var outcome error
 	err := s.write(ctx, "create bucket", func(ctx context.Context, tx *sql.Tx) error {
 		limit, types := bucketArgs(b)
@@ -86,14 +86,14 @@ func (s *DB) CreateBucket(ctx context.Context, b storage.Bucket) error {
 		if err != nil {
 			return err
 		}
-		outcome = noRowMeans(res, storage.ErrBucketExists)
+		outcome = noRowMeans(res, files.ErrBucketExists)
 		return nil
 	})
 	return cmp.Or(err, outcome)
 }
 
-// UpdateBucket implements storage.Store.
-func (s *DB) UpdateBucket(ctx context.Context, b storage.Bucket) error {
+// UpdateBucket implements files.Store.
+func (s *DB) UpdateBucket(ctx context.Context, b files.Bucket) error {
 	var outcome error
 	err := s.write(ctx, "update bucket", func(ctx context.Context, tx *sql.Tx) error {
 		limit, types := bucketArgs(b)
@@ -103,13 +103,13 @@ func (s *DB) UpdateBucket(ctx context.Context, b storage.Bucket) error {
 		if err != nil {
 			return err
 		}
-		outcome = noRowMeans(res, storage.ErrBucketNotFound)
+		outcome = noRowMeans(res, files.ErrBucketNotFound)
 		return nil
 	})
 	return cmp.Or(err, outcome)
 }
 
-// DeleteBucket implements storage.Store.
+// DeleteBucket implements files.Store.
 func (s *DB) DeleteBucket(ctx context.Context, id string) error {
 	var outcome error
 	err := s.write(ctx, "delete bucket", func(ctx context.Context, tx *sql.Tx) error {
@@ -118,28 +118,28 @@ func (s *DB) DeleteBucket(ctx context.Context, id string) error {
 			return err
 		}
 		if n > 0 {
-			outcome = storage.ErrBucketNotEmpty
+			outcome = files.ErrBucketNotEmpty
 			return nil
 		}
 		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM storage_buckets WHERE id = ?`), id)
 		if err != nil {
 			return err
 		}
-		outcome = noRowMeans(res, storage.ErrBucketNotFound)
+		outcome = noRowMeans(res, files.ErrBucketNotFound)
 		return nil
 	})
 	return cmp.Or(err, outcome)
 }
 
-// EmptyBucket implements storage.Store.
-func (s *DB) EmptyBucket(ctx context.Context, id string) ([]storage.Object, error) {
-	var removed []storage.Object
+// EmptyBucket implements files.Store.
+func (s *DB) EmptyBucket(ctx context.Context, id string) ([]files.Object, error) {
+	var removed []files.Object
 	var outcome error
 	err := s.write(ctx, "empty bucket", func(ctx context.Context, tx *sql.Tx) error {
 		var found string
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id FROM storage_buckets WHERE id = ?`+s.d.forUpdate), id).Scan(&found)
 		if errors.Is(err, sql.ErrNoRows) {
-			outcome = storage.ErrBucketNotFound
+			outcome = files.ErrBucketNotFound
 			return nil
 		}
 		if err != nil {
@@ -157,7 +157,7 @@ const (
 	objectSelect  = objectColumns + `, downloads`
 )
 
-func (s *DB) scanObject(row scanner, o *storage.Object) error {
+func (s *DB) scanObject(row scanner, o *files.Object) error {
 	var meta sql.NullString
 	if err := row.Scan(&o.ID, &o.BucketID, &o.Name, &o.Key, &o.Size, &o.ContentType, &o.CacheControl, &o.ETag, &meta, &o.Owner,
 		s.d.timeDest(&o.CreatedAt), s.d.timeDest(&o.UpdatedAt), s.d.timeDest(&o.LastAccessedAt), &o.Downloads); err != nil {
@@ -172,7 +172,7 @@ func (s *DB) scanObject(row scanner, o *storage.Object) error {
 
 // objectsWhere returns the objects of a WHERE clause, by name; with lock,
 // locked for the transaction's changes (forUpdate).
-func (s *DB) objectsWhere(ctx context.Context, q queryer, lock bool, where string, args ...any) ([]storage.Object, error) {
+func (s *DB) objectsWhere(ctx context.Context, q queryer, lock bool, where string, args ...any) ([]files.Object, error) {
 	query := `SELECT ` + objectSelect + ` FROM storage_objects WHERE ` + where + ` ORDER BY name`
 	if lock {
 		query += s.d.forUpdate
@@ -182,9 +182,9 @@ func (s *DB) objectsWhere(ctx context.Context, q queryer, lock bool, where strin
 		return nil, err
 	}
 	defer rows.Close()
-	var out []storage.Object
+	var out []files.Object
 	for rows.Next() {
-		var o storage.Object
+		var o files.Object
 		if err := s.scanObject(rows, &o); err != nil {
 			return nil, err
 		}
@@ -194,7 +194,7 @@ func (s *DB) objectsWhere(ctx context.Context, q queryer, lock bool, where strin
 }
 
 // deleteObjectsWhere deletes the objects of a WHERE clause and returns them.
-func (s *DB) deleteObjectsWhere(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]storage.Object, error) {
+func (s *DB) deleteObjectsWhere(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]files.Object, error) {
 	objects, err := s.objectsWhere(ctx, tx, true, where, args...)
 	if err != nil || len(objects) == 0 {
 		return objects, err
@@ -203,9 +203,9 @@ func (s *DB) deleteObjectsWhere(ctx context.Context, tx *sql.Tx, where string, a
 	return objects, err
 }
 
-// PutObject implements storage.Store.
-func (s *DB) PutObject(ctx context.Context, o storage.Object, upsert bool) (*storage.Object, error) {
-	var replaced *storage.Object
+// PutObject implements files.Store.
+func (s *DB) PutObject(ctx context.Context, o files.Object, upsert bool) (*files.Object, error) {
+	var replaced *files.Object
 	var outcome error
 	err := s.write(ctx, "put object", func(ctx context.Context, tx *sql.Tx) error {
 		replaced, outcome = nil, nil
@@ -214,7 +214,7 @@ func (s *DB) PutObject(ctx context.Context, o storage.Object, upsert bool) (*sto
 			return err
 		}
 		if n == 0 {
-			outcome = storage.ErrBucketNotFound
+			outcome = files.ErrBucketNotFound
 			return nil
 		}
 		old, err := s.objectsWhere(ctx, tx, true, `bucket_id = ? AND name = ?`, o.BucketID, o.Name)
@@ -227,7 +227,7 @@ func (s *DB) PutObject(ctx context.Context, o storage.Object, upsert bool) (*sto
 		}
 		if len(old) == 1 {
 			if !upsert {
-				outcome = storage.ErrObjectExists
+				outcome = files.ErrObjectExists
 				return nil
 			}
 			replaced = &old[0]
@@ -244,7 +244,7 @@ func (s *DB) PutObject(ctx context.Context, o storage.Object, upsert bool) (*sto
 			return err
 		}
 		// A concurrent upload of the same name committed first (PostgreSQL).
-		outcome = noRowMeans(res, storage.ErrObjectExists)
+		outcome = noRowMeans(res, files.ErrObjectExists)
 		return nil
 	})
 	if err == nil && outcome == nil {
@@ -253,30 +253,30 @@ func (s *DB) PutObject(ctx context.Context, o storage.Object, upsert bool) (*sto
 	return nil, cmp.Or(err, outcome)
 }
 
-// Object implements storage.Store.
-func (s *DB) Object(ctx context.Context, bucket, name string) (storage.Object, error) {
-	var o storage.Object
+// Object implements files.Store.
+func (s *DB) Object(ctx context.Context, bucket, name string) (files.Object, error) {
+	var o files.Object
 	found := false
 	err := s.query(ctx, "get object", `SELECT `+objectSelect+` FROM storage_objects WHERE bucket_id = ? AND name = ?`,
 		[]any{bucket, name}, func(rows *sql.Rows) error { found = true; return s.scanObject(rows, &o) })
 	if err == nil && !found {
-		err = storage.ErrObjectNotFound
+		err = files.ErrObjectNotFound
 	}
 	return o, err
 }
 
-// ListObjects implements storage.Store: Supabase's list. It reads every
+// ListObjects implements files.Store: Supabase's list. It reads every
 // object in the folder q.Prefix (exactly) whose name there starts with
 // q.Search (case-insensitively for ASCII letters, as lower() does on both
 // engines: PostgreSQL's on a COLLATE "C" column too) and makes the
 // folder's entries of them.
-func (s *DB) ListObjects(ctx context.Context, bucket string, q storage.ListQuery) ([]storage.Entry, error) {
+func (s *DB) ListObjects(ctx context.Context, bucket string, q files.ListQuery) ([]files.Entry, error) {
 	start := asciiLower(q.Prefix + q.Search)
-	var objects []storage.Object
+	var objects []files.Object
 	err := s.query(ctx, "list objects", `SELECT `+objectSelect+` FROM storage_objects
 		WHERE bucket_id = ? AND lower(name) LIKE ? ESCAPE '!' ORDER BY name`,
 		[]any{bucket, likePrefix(start)}, func(rows *sql.Rows) error {
-			var o storage.Object
+			var o files.Object
 			if err := s.scanObject(rows, &o); err != nil || !strings.HasPrefix(o.Name, q.Prefix) {
 				return err // the folder's own case only: C/ is not c/
 			}
@@ -293,21 +293,21 @@ func (s *DB) ListObjects(ctx context.Context, bucket string, q storage.ListQuery
 // in it or below it), sorted and paged as q says: by name, folders and
 // objects together, case-insensitively; by another column, the folders
 // first (by name in the same order), then the objects.
-func folderEntries(objects []storage.Object, q storage.ListQuery) []storage.Entry {
-	var folders, files []storage.Entry
+func folderEntries(objects []files.Object, q files.ListQuery) []files.Entry {
+	var folders, leaves []files.Entry
 	seen := map[string]bool{}
 	for i := range objects {
 		rest := objects[i].Name[len(q.Prefix):]
 		if folder, _, ok := strings.Cut(rest, "/"); ok {
 			if !seen[folder] {
 				seen[folder] = true
-				folders = append(folders, storage.Entry{Name: folder})
+				folders = append(folders, files.Entry{Name: folder})
 			}
 			continue
 		}
-		files = append(files, storage.Entry{Name: rest, Object: &objects[i]})
+		leaves = append(leaves, files.Entry{Name: rest, Object: &objects[i]})
 	}
-	byName := func(a, b storage.Entry) int {
+	byName := func(a, b files.Entry) int {
 		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
 	}
 	direction := func(c int) int {
@@ -316,13 +316,13 @@ func folderEntries(objects []storage.Object, q storage.ListQuery) []storage.Entr
 		}
 		return c
 	}
-	var entries []storage.Entry
+	var entries []files.Entry
 	if q.SortColumn == "" || q.SortColumn == "name" {
-		entries = append(folders, files...)
-		slices.SortStableFunc(entries, func(a, b storage.Entry) int { return direction(byName(a, b)) })
+		entries = append(folders, leaves...)
+		slices.SortStableFunc(entries, func(a, b files.Entry) int { return direction(byName(a, b)) })
 	} else {
-		slices.SortStableFunc(folders, func(a, b storage.Entry) int { return direction(byName(a, b)) })
-		column := func(o *storage.Object) time.Time {
+		slices.SortStableFunc(folders, func(a, b files.Entry) int { return direction(byName(a, b)) })
+		column := func(o *files.Object) time.Time {
 			switch q.SortColumn {
 			case "created_at":
 				return o.CreatedAt
@@ -331,10 +331,10 @@ func folderEntries(objects []storage.Object, q storage.ListQuery) []storage.Entr
 			}
 			return o.UpdatedAt
 		}
-		slices.SortStableFunc(files, func(a, b storage.Entry) int {
+		slices.SortStableFunc(leaves, func(a, b files.Entry) int {
 			return direction(cmp.Or(column(a.Object).Compare(column(b.Object)), byName(a, b)))
 		})
-		entries = append(folders, files...)
+		entries = append(folders, leaves...)
 	}
 	if q.Offset >= len(entries) {
 		return nil
@@ -363,7 +363,7 @@ func likePrefix(s string) string {
 	return strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(s) + "%"
 }
 
-// MoveObject implements storage.Store.
+// MoveObject implements files.Store.
 func (s *DB) MoveObject(ctx context.Context, fromBucket, from, toBucket, to string, at time.Time) error {
 	var outcome error
 	err := s.write(ctx, "move object", func(ctx context.Context, tx *sql.Tx) error {
@@ -373,7 +373,7 @@ func (s *DB) MoveObject(ctx context.Context, fromBucket, from, toBucket, to stri
 			return err
 		}
 		if n == 0 {
-			outcome = storage.ErrBucketNotFound
+			outcome = files.ErrBucketNotFound
 			return nil
 		}
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_objects SET bucket_id = ?, name = ?, updated_at = ?
@@ -381,18 +381,18 @@ func (s *DB) MoveObject(ctx context.Context, fromBucket, from, toBucket, to stri
 		if err != nil {
 			return err
 		}
-		outcome = noRowMeans(res, storage.ErrObjectNotFound)
+		outcome = noRowMeans(res, files.ErrObjectNotFound)
 		return nil
 	})
 	if err != nil && fault.KindOf(err) == fault.Conflict { // the destination name is taken
-		return fmt.Errorf("%w: %w", storage.ErrObjectExists, err)
+		return fmt.Errorf("%w: %w", files.ErrObjectExists, err)
 	}
 	return cmp.Or(err, outcome)
 }
 
-// RemoveObjects implements storage.Store.
-func (s *DB) RemoveObjects(ctx context.Context, bucket string, names []string) ([]storage.Object, error) {
-	var removed []storage.Object
+// RemoveObjects implements files.Store.
+func (s *DB) RemoveObjects(ctx context.Context, bucket string, names []string) ([]files.Object, error) {
+	var removed []files.Object
 	err := s.write(ctx, "remove objects", func(ctx context.Context, tx *sql.Tx) error {
 		removed = nil
 		for _, name := range names {
@@ -415,8 +415,8 @@ func noRowMeans(res sql.Result, refusal error) error {
 	return nil
 }
 
-// CountDownloads implements storage.Store.
-func (s *DB) CountDownloads(ctx context.Context, counts map[storage.ObjectName]int64) error {
+// CountDownloads implements files.Store.
+func (s *DB) CountDownloads(ctx context.Context, counts map[files.ObjectName]int64) error {
 	return s.write(ctx, "count downloads", func(ctx context.Context, tx *sql.Tx) error {
 		for n, c := range counts {
 			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_objects SET downloads = downloads + ? WHERE bucket_id = ? AND name = ?`),

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"studio/internal/storage"
+	"studio/internal/files"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -30,12 +30,12 @@ func TestStorageStore(t *testing.T) {
 	}
 }
 
-func bucketOf(id string, public bool) storage.Bucket {
-	return storage.Bucket{ID: id, Public: public, Owner: adaID, CreatedAt: t0, UpdatedAt: t0}
+func bucketOf(id string, public bool) files.Bucket {
+	return files.Bucket{ID: id, Public: public, Owner: adaID, CreatedAt: t0, UpdatedAt: t0}
 }
 
-func objectOf(bucket, name string, at time.Time) storage.Object {
-	return storage.Object{ID: fmt.Sprintf("%s/%s@%d", bucket, name, at.UnixNano()), BucketID: bucket, Name: name,
+func objectOf(bucket, name string, at time.Time) files.Object {
+	return files.Object{ID: fmt.Sprintf("%s/%s@%d", bucket, name, at.UnixNano()), BucketID: bucket, Name: name,
 		Key: "key-" + name + at.String(), Size: 3, ContentType: "text/plain", CacheControl: "max-age=3600",
 		ETag: `"abc"`, Owner: adaID, CreatedAt: at, UpdatedAt: at, LastAccessedAt: at}
 }
@@ -45,12 +45,12 @@ func testBuckets(t *testing.T, db *store.DB) {
 	limit := int64(1 << 20)
 	avatars := bucketOf("avatars", false)
 	avatars.FileSizeLimit, avatars.AllowedMimeTypes = &limit, []string{"image/png", "image/*"}
-	for _, b := range []storage.Bucket{avatars, bucketOf("downloads", true)} {
+	for _, b := range []files.Bucket{avatars, bucketOf("downloads", true)} {
 		if err := db.CreateBucket(ctx, b); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := db.CreateBucket(ctx, bucketOf("avatars", true)); !errors.Is(err, storage.ErrBucketExists) {
+	if err := db.CreateBucket(ctx, bucketOf("avatars", true)); !errors.Is(err, files.ErrBucketExists) {
 		t.Errorf("second create = %v, want ErrBucketExists", err)
 	}
 	got, err := db.Bucket(ctx, "avatars")
@@ -60,7 +60,7 @@ func testBuckets(t *testing.T, db *store.DB) {
 	if diff := cmp.Diff(avatars, got); diff != "" {
 		t.Errorf("bucket read back (-want +got):\n%s", diff)
 	}
-	if _, err := db.Bucket(ctx, "nope"); !errors.Is(err, storage.ErrBucketNotFound) {
+	if _, err := db.Bucket(ctx, "nope"); !errors.Is(err, files.ErrBucketNotFound) {
 		t.Errorf("get missing = %v, want ErrBucketNotFound", err)
 	}
 	avatars.Public, avatars.FileSizeLimit, avatars.AllowedMimeTypes, avatars.UpdatedAt = true, nil, nil, t0.Add(time.Hour)
@@ -71,29 +71,29 @@ func testBuckets(t *testing.T, db *store.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]storage.Bucket{avatars, bucketOf("downloads", true)}, list); diff != "" {
+	if diff := cmp.Diff([]files.Bucket{avatars, bucketOf("downloads", true)}, list); diff != "" {
 		t.Errorf("buckets after update (-want +got):\n%s", diff)
 	}
-	if err := db.UpdateBucket(ctx, bucketOf("nope", true)); !errors.Is(err, storage.ErrBucketNotFound) {
+	if err := db.UpdateBucket(ctx, bucketOf("nope", true)); !errors.Is(err, files.ErrBucketNotFound) {
 		t.Errorf("update missing = %v, want ErrBucketNotFound", err)
 	}
 	if _, err := db.PutObject(ctx, objectOf("avatars", "a.png", t0), false); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DeleteBucket(ctx, "avatars"); !errors.Is(err, storage.ErrBucketNotEmpty) {
+	if err := db.DeleteBucket(ctx, "avatars"); !errors.Is(err, files.ErrBucketNotEmpty) {
 		t.Errorf("delete non-empty = %v, want ErrBucketNotEmpty", err)
 	}
 	if err := db.DeleteBucket(ctx, "downloads"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DeleteBucket(ctx, "downloads"); !errors.Is(err, storage.ErrBucketNotFound) {
+	if err := db.DeleteBucket(ctx, "downloads"); !errors.Is(err, files.ErrBucketNotFound) {
 		t.Errorf("delete twice = %v, want ErrBucketNotFound", err)
 	}
 }
 
 func testPutObject(t *testing.T, db *store.DB) {
 	ctx := context.Background()
-	if _, err := db.PutObject(ctx, objectOf("nope", "a", t0), false); !errors.Is(err, storage.ErrBucketNotFound) {
+	if _, err := db.PutObject(ctx, objectOf("nope", "a", t0), false); !errors.Is(err, files.ErrBucketNotFound) {
 		t.Errorf("put into missing bucket = %v, want ErrBucketNotFound", err)
 	}
 	if err := db.CreateBucket(ctx, bucketOf("files", false)); err != nil {
@@ -112,7 +112,7 @@ func testPutObject(t *testing.T, db *store.DB) {
 		t.Errorf("object read back (-want +got):\n%s", diff)
 	}
 	second := objectOf("files", first.Name, t0.Add(time.Minute))
-	if _, err := db.PutObject(ctx, second, false); !errors.Is(err, storage.ErrObjectExists) {
+	if _, err := db.PutObject(ctx, second, false); !errors.Is(err, files.ErrObjectExists) {
 		t.Errorf("put without upsert = %v, want ErrObjectExists", err)
 	}
 	replaced, err := db.PutObject(ctx, second, true)
@@ -125,7 +125,7 @@ func testPutObject(t *testing.T, db *store.DB) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("replaced object (-want +got):\n%s", diff)
 	}
-	if _, err := db.Object(ctx, "files", "docs/other"); !errors.Is(err, storage.ErrObjectNotFound) {
+	if _, err := db.Object(ctx, "files", "docs/other"); !errors.Is(err, files.ErrObjectNotFound) {
 		t.Errorf("get missing = %v, want ErrObjectNotFound", err)
 	}
 }
@@ -141,7 +141,7 @@ func testPutObjectRace(t *testing.T, db *store.DB) {
 		switch _, err := db.PutObject(ctx, o, false); {
 		case err == nil:
 			created.Add(1)
-		case errors.Is(err, storage.ErrObjectExists):
+		case errors.Is(err, files.ErrObjectExists):
 			refused.Add(1)
 		default:
 			t.Error(err)
@@ -162,7 +162,7 @@ func testListObjects(t *testing.T, db *store.DB) {
 			t.Fatal(err)
 		}
 	}
-	names := func(q storage.ListQuery) []string {
+	names := func(q files.ListQuery) []string {
 		t.Helper()
 		entries, err := db.ListObjects(ctx, "files", q)
 		if err != nil {
@@ -180,26 +180,26 @@ func testListObjects(t *testing.T, db *store.DB) {
 	}
 	for _, tt := range []struct {
 		name string
-		q    storage.ListQuery
+		q    files.ListQuery
 		want []string
 	}{
-		{"root by name: folders among files, case folded", storage.ListQuery{},
+		{"root by name: folders among files, case folded", files.ListQuery{},
 			[]string{"100%_!.txt", "A.txt", "b.txt", "C/", "c/", "d/", "Éclair.txt"}},
-		{"descending", storage.ListQuery{Descending: true},
+		{"descending", files.ListQuery{Descending: true},
 			[]string{"Éclair.txt", "d/", "c/", "C/", "b.txt", "A.txt", "100%_!.txt"}},
-		{"a folder", storage.ListQuery{Prefix: "c/"}, []string{"1.txt", "2.txt"}},
-		{"a folder's folder", storage.ListQuery{Prefix: "d/"}, []string{"e/"}},
-		{"search is a case-insensitive prefix", storage.ListQuery{Search: "a"}, []string{"A.txt"}},
-		{"search with LIKE's special characters", storage.ListQuery{Search: "100%_!"}, []string{"100%_!.txt"}},
-		{"search never matches everything through %", storage.ListQuery{Search: "%"}, nil},
-		{"non-ASCII letters match exactly", storage.ListQuery{Search: "é"}, nil},
-		{"limit and offset", storage.ListQuery{Limit: 2, Offset: 1}, []string{"A.txt", "b.txt"}},
-		{"offset past the end", storage.ListQuery{Offset: 50}, nil},
-		{"by created_at: folders first, then files oldest first", storage.ListQuery{SortColumn: "created_at"},
+		{"a folder", files.ListQuery{Prefix: "c/"}, []string{"1.txt", "2.txt"}},
+		{"a folder's folder", files.ListQuery{Prefix: "d/"}, []string{"e/"}},
+		{"search is a case-insensitive prefix", files.ListQuery{Search: "a"}, []string{"A.txt"}},
+		{"search with LIKE's special characters", files.ListQuery{Search: "100%_!"}, []string{"100%_!.txt"}},
+		{"search never matches everything through %", files.ListQuery{Search: "%"}, nil},
+		{"non-ASCII letters match exactly", files.ListQuery{Search: "é"}, nil},
+		{"limit and offset", files.ListQuery{Limit: 2, Offset: 1}, []string{"A.txt", "b.txt"}},
+		{"offset past the end", files.ListQuery{Offset: 50}, nil},
+		{"by created_at: folders first, then files oldest first", files.ListQuery{SortColumn: "created_at"},
 			[]string{"C/", "c/", "d/", "b.txt", "A.txt", "100%_!.txt", "Éclair.txt"}},
-		{"by updated_at descending", storage.ListQuery{SortColumn: "updated_at", Descending: true},
+		{"by updated_at descending", files.ListQuery{SortColumn: "updated_at", Descending: true},
 			[]string{"d/", "c/", "C/", "Éclair.txt", "100%_!.txt", "A.txt", "b.txt"}},
-		{"a folder that is not there", storage.ListQuery{Prefix: "zz/"}, nil},
+		{"a folder that is not there", files.ListQuery{Prefix: "zz/"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := names(tt.q); !slices.Equal(got, tt.want) {
@@ -207,7 +207,7 @@ func testListObjects(t *testing.T, db *store.DB) {
 			}
 		})
 	}
-	entries, _ := db.ListObjects(ctx, "files", storage.ListQuery{Prefix: "c/", Limit: 1})
+	entries, _ := db.ListObjects(ctx, "files", files.ListQuery{Prefix: "c/", Limit: 1})
 	if len(entries) != 1 || entries[0].Object == nil || entries[0].Object.Name != "c/1.txt" {
 		t.Errorf("a file's entry = %+v, want the object c/1.txt", entries)
 	}
@@ -238,9 +238,9 @@ func testMoveRemove(t *testing.T, db *store.DB) {
 		fromB, from, toB, to string
 		want                 error
 	}{
-		{"onto a taken name", "a", "y", "a", "z", storage.ErrObjectExists},
-		{"an object that is not there", "a", "x", "a", "w", storage.ErrObjectNotFound},
-		{"into a bucket that is not there", "a", "y", "c", "y", storage.ErrBucketNotFound},
+		{"onto a taken name", "a", "y", "a", "z", files.ErrObjectExists},
+		{"an object that is not there", "a", "x", "a", "w", files.ErrObjectNotFound},
+		{"into a bucket that is not there", "a", "y", "c", "y", files.ErrBucketNotFound},
 	} {
 		if err := db.MoveObject(ctx, tt.fromB, tt.from, tt.toB, tt.to, later); !errors.Is(err, tt.want) {
 			t.Errorf("move %s = %v, want %v", tt.name, err, tt.want)
@@ -257,7 +257,7 @@ func testMoveRemove(t *testing.T, db *store.DB) {
 	if err := db.DeleteBucket(ctx, "a"); err != nil {
 		t.Errorf("delete after empty: %v", err)
 	}
-	if _, err := db.EmptyBucket(ctx, "a"); !errors.Is(err, storage.ErrBucketNotFound) {
+	if _, err := db.EmptyBucket(ctx, "a"); !errors.Is(err, files.ErrBucketNotFound) {
 		t.Errorf("empty missing = %v, want ErrBucketNotFound", err)
 	}
 }

@@ -1,4 +1,4 @@
-// Package backendtest is the conformance suite of storage.Backend: what
+// Package backendtest is the conformance suite of files.Backend: what
 // the storage service relies on from every backend, checked the same way
 // on each (the disk backend, the S3 backend against a real server).
 package backendtest
@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/storage"
+	"studio/internal/files"
 )
 
 // Run runs the suite, each subtest on a backend of its own from
@@ -26,11 +26,11 @@ import (
 // keys of its own). The subtests run one at a time; Run must not run in
 // parallel with other tests of its process, whose allocations would count
 // in the streaming subtest's measure of the heap.
-func Run(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
+func Run(t *testing.T, newBackend func(t *testing.T) files.Backend) {
 	t.Helper()
 	tests := []struct {
 		name string
-		test func(t *testing.T, b storage.Backend, key func(string) string)
+		test func(t *testing.T, b files.Backend, key func(string) string)
 	}{
 		{"put then open reads the blob back", testPutOpen},
 		{"an empty blob", testEmpty},
@@ -55,7 +55,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 	}
 }
 
-func testPutOpen(t *testing.T, b storage.Backend, key func(string) string) {
+func testPutOpen(t *testing.T, b files.Backend, key func(string) string) {
 	ctx := t.Context()
 	for _, size := range []int{1, 1000, 1 << 20} {
 		k := key(fmt.Sprintf("blob-%d", size))
@@ -73,7 +73,7 @@ func testPutOpen(t *testing.T, b storage.Backend, key func(string) string) {
 	}
 }
 
-func testEmpty(t *testing.T, b storage.Backend, key func(string) string) {
+func testEmpty(t *testing.T, b files.Backend, key func(string) string) {
 	ctx := t.Context()
 	k := key("empty")
 	n, err := b.Put(ctx, k, bytes.NewReader(nil), "text/plain")
@@ -98,7 +98,7 @@ func testEmpty(t *testing.T, b storage.Backend, key func(string) string) {
 
 // testReplace is how the service replaces an object: the new bytes under a
 // new key, then the old key deleted.
-func testReplace(t *testing.T, b storage.Backend, key func(string) string) {
+func testReplace(t *testing.T, b files.Backend, key func(string) string) {
 	ctx := t.Context()
 	old, replacement := []byte("version 1"), []byte("version 2, longer")
 	put(t, b, key("v1"), old)
@@ -122,24 +122,24 @@ func testReplace(t *testing.T, b storage.Backend, key func(string) string) {
 	}
 }
 
-func testOpenMissing(t *testing.T, b storage.Backend, key func(string) string) {
+func testOpenMissing(t *testing.T, b files.Backend, key func(string) string) {
 	r, err := b.Open(t.Context(), key("never-put"))
 	if err == nil {
 		r.Close()
 	}
-	if !errors.Is(err, storage.ErrBlobNotFound) {
+	if !errors.Is(err, files.ErrBlobNotFound) {
 		t.Errorf("Open of a missing key = %v, want ErrBlobNotFound", err)
 	}
 }
 
-func testDelete(t *testing.T, b storage.Backend, key func(string) string) {
+func testDelete(t *testing.T, b files.Backend, key func(string) string) {
 	ctx := t.Context()
 	k := key("to-delete")
 	put(t, b, k, []byte("short-lived"))
 	if err := b.Delete(ctx, k); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}
-	if _, err := b.Open(ctx, k); !errors.Is(err, storage.ErrBlobNotFound) {
+	if _, err := b.Open(ctx, k); !errors.Is(err, files.ErrBlobNotFound) {
 		t.Errorf("Open after Delete = %v, want ErrBlobNotFound", err)
 	}
 	if err := b.Delete(ctx, k); err != nil {
@@ -150,7 +150,7 @@ func testDelete(t *testing.T, b storage.Backend, key func(string) string) {
 	}
 }
 
-func testCopy(t *testing.T, b storage.Backend, key func(string) string) {
+func testCopy(t *testing.T, b files.Backend, key func(string) string) {
 	ctx := t.Context()
 	data := randomBytes(100_000)
 	put(t, b, key("original"), data)
@@ -166,15 +166,15 @@ func testCopy(t *testing.T, b storage.Backend, key func(string) string) {
 	if got := readAll(t, b, key("copy")); !bytes.Equal(got, data) {
 		t.Errorf("after deleting the original, the copy has %d bytes, want %d", len(got), len(data))
 	}
-	if err := b.Copy(ctx, key("never-put"), key("copy-of-nothing")); !errors.Is(err, storage.ErrBlobNotFound) {
+	if err := b.Copy(ctx, key("never-put"), key("copy-of-nothing")); !errors.Is(err, files.ErrBlobNotFound) {
 		t.Errorf("Copy of a missing key = %v, want ErrBlobNotFound", err)
 	}
-	if _, err := b.Open(ctx, key("copy-of-nothing")); !errors.Is(err, storage.ErrBlobNotFound) {
+	if _, err := b.Open(ctx, key("copy-of-nothing")); !errors.Is(err, files.ErrBlobNotFound) {
 		t.Errorf("a failed Copy left a blob: Open = %v, want ErrBlobNotFound", err)
 	}
 }
 
-func testRanges(t *testing.T, b storage.Backend, key func(string) string) {
+func testRanges(t *testing.T, b files.Backend, key func(string) string) {
 	ctx := t.Context()
 	const size = 300_000
 	data := randomBytes(size)
@@ -254,7 +254,7 @@ func testRanges(t *testing.T, b storage.Backend, key func(string) string) {
 
 var errBrokenReader = errors.New("backendtest: the upload's reader failed")
 
-func testFailedPut(t *testing.T, b storage.Backend, key func(string) string) {
+func testFailedPut(t *testing.T, b files.Backend, key func(string) string) {
 	// Past a first part of a multipart upload (S3's parts are 5 MiB or
 	// more), and within one.
 	for _, size := range []int64{6 << 20, 1000} {
@@ -263,7 +263,7 @@ func testFailedPut(t *testing.T, b storage.Backend, key func(string) string) {
 		if _, err := b.Put(t.Context(), k, r, "application/octet-stream"); err == nil {
 			t.Errorf("Put whose reader fails after %d bytes returned no error", size)
 		}
-		if _, err := b.Open(t.Context(), k); !errors.Is(err, storage.ErrBlobNotFound) {
+		if _, err := b.Open(t.Context(), k); !errors.Is(err, files.ErrBlobNotFound) {
 			t.Errorf("after a Put whose reader failed after %d bytes, Open = %v, want ErrBlobNotFound", size, err)
 		}
 	}
@@ -273,7 +273,7 @@ type failingReader struct{}
 
 func (failingReader) Read([]byte) (int, error) { return 0, errBrokenReader }
 
-func testCancelledPut(t *testing.T, b storage.Backend, key func(string) string) {
+func testCancelledPut(t *testing.T, b files.Backend, key func(string) string) {
 	t.Run("before", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
@@ -281,7 +281,7 @@ func testCancelledPut(t *testing.T, b storage.Backend, key func(string) string) 
 		if _, err := b.Put(ctx, k, bytes.NewReader([]byte("never stored")), "text/plain"); err == nil {
 			t.Errorf("Put with a cancelled context returned no error")
 		}
-		if _, err := b.Open(t.Context(), k); !errors.Is(err, storage.ErrBlobNotFound) {
+		if _, err := b.Open(t.Context(), k); !errors.Is(err, files.ErrBlobNotFound) {
 			t.Errorf("after a cancelled Put, Open = %v, want ErrBlobNotFound", err)
 		}
 	})
@@ -299,7 +299,7 @@ func testCancelledPut(t *testing.T, b storage.Backend, key func(string) string) 
 		if r.read > cancelAt+limit {
 			t.Errorf("Put read %d bytes after its context was cancelled", r.read-cancelAt)
 		}
-		if _, err := b.Open(t.Context(), k); !errors.Is(err, storage.ErrBlobNotFound) {
+		if _, err := b.Open(t.Context(), k); !errors.Is(err, files.ErrBlobNotFound) {
 			t.Errorf("after a Put cancelled midway, Open = %v, want ErrBlobNotFound", err)
 		}
 	})
@@ -326,7 +326,7 @@ func (r *cancellingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func testConcurrentPuts(t *testing.T, b storage.Backend, key func(string) string) {
+func testConcurrentPuts(t *testing.T, b files.Backend, key func(string) string) {
 	const puts = 8
 	blobs := make([][]byte, puts)
 	for i := range blobs {
@@ -356,7 +356,7 @@ func testConcurrentPuts(t *testing.T, b storage.Backend, key func(string) string
 // a collection) every 4 MiB it gives, so a backend that buffers the blob is
 // caught with most of it in memory. It then reads the blob back the same
 // way.
-func testStreaming(t *testing.T, b storage.Backend, key func(string) string) {
+func testStreaming(t *testing.T, b files.Backend, key func(string) string) {
 	const size, bound = 64 << 20, 16 << 20
 	ctx := t.Context()
 	k := key("large")
@@ -457,14 +457,14 @@ func randomBytes(n int) []byte {
 	return b
 }
 
-func put(t *testing.T, b storage.Backend, key string, data []byte) {
+func put(t *testing.T, b files.Backend, key string, data []byte) {
 	t.Helper()
 	if _, err := b.Put(t.Context(), key, bytes.NewReader(data), "application/octet-stream"); err != nil {
 		t.Fatalf("Put %s: %v", key, err)
 	}
 }
 
-func readAll(t *testing.T, b storage.Backend, key string) []byte {
+func readAll(t *testing.T, b files.Backend, key string) []byte {
 	t.Helper()
 	r, err := b.Open(t.Context(), key)
 	if err != nil {

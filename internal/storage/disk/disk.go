@@ -21,7 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"studio/internal/storage"
+	"studio/internal/files"
 )
 
 // Backend is a directory of blobs. It is safe for concurrent use, also by
@@ -30,7 +30,7 @@ type Backend struct {
 	dir string
 }
 
-var _ storage.Backend = (*Backend)(nil)
+var _ files.Backend = (*Backend)(nil)
 
 // New returns the backend of dir, creating it when missing.
 func New(dir string) (*Backend, error) {
@@ -56,7 +56,7 @@ func (b *Backend) path(key string) string {
 	return filepath.Join(b.dir, h[:2], h)
 }
 
-// Put implements storage.Backend: r is copied to a temporary file with a
+// Put implements files.Backend: r is copied to a temporary file with a
 // small buffer, so memory does not grow with the blob.
 func (b *Backend) Put(ctx context.Context, key string, r io.Reader, _ string) (int64, error) {
 	final := b.path(key)
@@ -111,11 +111,11 @@ func (b *Backend) commit(tmp, final string) error {
 	return d.Sync()
 }
 
-// Open implements storage.Backend: the *os.File of the blob.
+// Open implements files.Backend: the *os.File of the blob.
 func (b *Backend) Open(_ context.Context, key string) (io.ReadSeekCloser, error) {
 	f, err := os.Open(b.path(key))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, storage.ErrBlobNotFound
+		return nil, files.ErrBlobNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", key, err)
@@ -123,12 +123,12 @@ func (b *Backend) Open(_ context.Context, key string) (io.ReadSeekCloser, error)
 	return f, nil
 }
 
-// Copy implements storage.Backend: a hard link when the file system allows
+// Copy implements files.Backend: a hard link when the file system allows
 // one (blobs never change once written), else a copy of the bytes.
 func (b *Backend) Copy(ctx context.Context, from, to string) error {
 	src := b.path(from)
 	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
-		return storage.ErrBlobNotFound
+		return files.ErrBlobNotFound
 	}
 	final := b.path(to)
 	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
@@ -151,7 +151,7 @@ func (b *Backend) Copy(ctx context.Context, from, to string) error {
 	return err
 }
 
-// Delete implements storage.Backend.
+// Delete implements files.Backend.
 func (b *Backend) Delete(_ context.Context, key string) error {
 	if err := os.Remove(b.path(key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("storage: delete %s: %w", key, err)

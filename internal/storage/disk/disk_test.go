@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"studio/internal/storage"
+	"studio/internal/files"
 	"studio/internal/storage/disk"
 )
 
@@ -39,8 +39,8 @@ func read(t *testing.T, b *disk.Backend, key string) string {
 	return string(data)
 }
 
-// files lists every file under dir, temporary ones too.
-func files(t *testing.T, dir string) []string {
+// filesIn lists every file under dir, temporary ones too.
+func filesIn(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -76,7 +76,7 @@ func TestPutOpenCopyDelete(t *testing.T) {
 			if got := read(t, b, key+"-copy"); got != "hello "+key {
 				t.Errorf("the copy after the original's delete reads %q", got)
 			}
-			if _, err := b.Open(ctx, key); !errors.Is(err, storage.ErrBlobNotFound) {
+			if _, err := b.Open(ctx, key); !errors.Is(err, files.ErrBlobNotFound) {
 				t.Errorf("open after delete = %v, want ErrBlobNotFound", err)
 			}
 			if err := b.Delete(ctx, key); err != nil {
@@ -84,7 +84,7 @@ func TestPutOpenCopyDelete(t *testing.T) {
 			}
 		})
 	}
-	if err := b.Copy(ctx, "missing", "to"); !errors.Is(err, storage.ErrBlobNotFound) {
+	if err := b.Copy(ctx, "missing", "to"); !errors.Is(err, files.ErrBlobNotFound) {
 		t.Errorf("copy of a missing blob = %v, want ErrBlobNotFound", err)
 	}
 }
@@ -97,7 +97,7 @@ func TestKeysStayInside(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range files(t, dir) {
+	for _, f := range filesIn(t, dir) {
 		if rel, err := filepath.Rel(dir, f); err != nil || strings.HasPrefix(rel, "..") {
 			t.Errorf("file %s outside %s", f, dir)
 		}
@@ -144,13 +144,13 @@ func TestFailedPutLeavesNothing(t *testing.T) {
 			if _, err := b.Put(tt.ctx, "kept", &failingReader{}, ""); err == nil {
 				t.Fatal("put over kept succeeded")
 			}
-			if _, err := b.Open(ctx, "new"); !errors.Is(err, storage.ErrBlobNotFound) {
+			if _, err := b.Open(ctx, "new"); !errors.Is(err, files.ErrBlobNotFound) {
 				t.Errorf("open = %v, want ErrBlobNotFound", err)
 			}
 			if got := read(t, b, "kept"); got != "old" {
 				t.Errorf("the earlier blob reads %q", got)
 			}
-			if got := files(t, dir); len(got) != 1 {
+			if got := filesIn(t, dir); len(got) != 1 {
 				t.Errorf("files left: %q, want the one blob", got)
 			}
 		})

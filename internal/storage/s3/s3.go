@@ -27,7 +27,7 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"studio/internal/fault"
-	"studio/internal/storage"
+	"studio/internal/files"
 )
 
 // PartSize is the size of each part of an upload, S3's smallest: a Put
@@ -45,7 +45,7 @@ type Backend struct {
 	prefix string // "" or ending in "/"
 }
 
-var _ storage.Backend = (*Backend)(nil)
+var _ files.Backend = (*Backend)(nil)
 
 // config is what a storage URL says.
 type config struct {
@@ -172,7 +172,7 @@ func credentialsOf(u *url.URL) (*credentials.Credentials, error) {
 
 func (b *Backend) object(key string) string { return b.prefix + key }
 
-// Put implements storage.Backend: a multipart upload in parts of PartSize,
+// Put implements files.Backend: a multipart upload in parts of PartSize,
 // which the service makes the object only when the last part is in; a
 // failed or cancelled Put aborts it, leaving nothing under key.
 func (b *Backend) Put(ctx context.Context, key string, r io.Reader, contentType string) (int64, error) {
@@ -186,7 +186,7 @@ func (b *Backend) Put(ctx context.Context, key string, r io.Reader, contentType 
 	return info.Size, nil
 }
 
-// Open implements storage.Backend: a reader whose every Read after a Seek
+// Open implements files.Backend: a reader whose every Read after a Seek
 // is a ranged GET of the object as it was when opened (If-Match on its
 // ETag). Open asks the service for the object's size, so a missing one is
 // ErrBlobNotFound here rather than at the first Read.
@@ -204,7 +204,7 @@ func (b *Backend) Open(ctx context.Context, key string) (io.ReadSeekCloser, erro
 	return readErrors{obj}, nil
 }
 
-// Copy implements storage.Backend with the service's copy: the bytes do
+// Copy implements files.Backend with the service's copy: the bytes do
 // not pass through this process. (ComposeObject, not CopyObject: past
 // 5 GiB, S3's limit for one copy, it copies in parts.)
 func (b *Backend) Copy(ctx context.Context, from, to string) error {
@@ -217,13 +217,13 @@ func (b *Backend) Copy(ctx context.Context, from, to string) error {
 	return nil
 }
 
-// Delete implements storage.Backend (S3 answers a missing key as deleted).
+// Delete implements files.Backend (S3 answers a missing key as deleted).
 func (b *Backend) Delete(ctx context.Context, key string) error {
 	err := b.client.RemoveObject(ctx, b.bucket, b.object(key), minio.RemoveObjectOptions{})
 	if err == nil {
 		return nil
 	}
-	if err = classify(err); errors.Is(err, storage.ErrBlobNotFound) {
+	if err = classify(err); errors.Is(err, files.ErrBlobNotFound) {
 		return nil
 	}
 	return fmt.Errorf("storage: delete %s: %w", key, err)
@@ -250,7 +250,7 @@ func (r readErrors) Seek(offset int64, whence int) (int64, error) {
 }
 
 // classify marks err with its kind: a missing object is
-// storage.ErrBlobNotFound; a service that cannot be reached, times out,
+// files.ErrBlobNotFound; a service that cannot be reached, times out,
 // ends the connection or answers 5xx or "slow down" is fault.Unavailable
 // (answered 503 with Retry-After); anything else (refused credentials, a
 // missing bucket) is left Internal, for an operator to repair.
@@ -259,7 +259,7 @@ func classify(err error) error {
 	errors.As(err, &resp)
 	switch {
 	case resp.Code == minio.NoSuchKey:
-		return fmt.Errorf("%w (%w)", storage.ErrBlobNotFound, err)
+		return fmt.Errorf("%w (%w)", files.ErrBlobNotFound, err)
 	case resp.StatusCode >= 500, resp.Code == "SlowDown", resp.Code == "RequestTimeout", isNetwork(err):
 		return fault.Mark(fault.Unavailable, err)
 	}

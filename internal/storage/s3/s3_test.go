@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"studio/internal/fault"
-	"studio/internal/storage"
+	"studio/internal/files"
 	"studio/internal/storage/backendtest"
 	"studio/internal/storage/s3"
 )
@@ -45,7 +45,7 @@ func open(t *testing.T, rawURL string) *s3.Backend {
 
 func TestConformance(t *testing.T) {
 	rawURL := testURL(t)
-	backendtest.Run(t, func(t *testing.T) storage.Backend { return open(t, rawURL) })
+	backendtest.Run(t, func(t *testing.T) files.Backend { return open(t, rawURL) })
 }
 
 // TestPrefix: a URL with a path keeps every blob under it, beside whatever
@@ -71,7 +71,7 @@ func TestPrefix(t *testing.T) {
 	if got, _ := io.ReadAll(r); string(got) != "under the prefix" {
 		t.Errorf("studio/blobs/prefix-test = %q", got)
 	}
-	if _, err := whole.Open(ctx, "prefix-test"); !errors.Is(err, storage.ErrBlobNotFound) {
+	if _, err := whole.Open(ctx, "prefix-test"); !errors.Is(err, files.ErrBlobNotFound) {
 		t.Errorf("the blob is also outside the prefix: Open = %v", err)
 	}
 }
@@ -198,7 +198,7 @@ func TestUnavailable(t *testing.T) {
 				if err == nil {
 					t.Fatalf("%s succeeded on a service %s", op.name, state)
 				}
-				if fault.KindOf(err) != fault.Unavailable || errors.Is(err, storage.ErrBlobNotFound) {
+				if fault.KindOf(err) != fault.Unavailable || errors.Is(err, files.ErrBlobNotFound) {
 					t.Errorf("%s on a service %s: %v (kind %s), want Unavailable", op.name, state, err, fault.KindOf(err))
 				}
 			})

@@ -1,9 +1,4 @@
-// Package storage is the /storage/v1 service: the subset of Supabase
-// Storage's HTTP API that @supabase/supabase-js's storage client sends.
-// Object bytes live in a Backend (a directory under --data, or an
-// S3-compatible bucket that several instances share); their metadata
-// (buckets, names, sizes, types, times) lives in the store.
-package storage
+package files
 
 import (
 	"context"
@@ -11,8 +6,8 @@ import (
 	"io"
 )
 
-// Backend holds the bytes of objects under keys that the service chooses:
-// each upload of an object gets a new key, and the metadata in the store
+// Backend holds the bytes of objects under keys that the service (package
+// storage) chooses: each upload of an object gets a new key, and the metadata in the store
 // says which key an object's name stands for, so a replacement is one
 // commit in the store and a reader never sees half of one.
 type Backend interface {

@@ -1,4 +1,9 @@
-package storage
+// Package files holds the nouns of the files staff manage and the site
+// serves: buckets, objects, the list query, the Store that keeps their
+// metadata (package store, both engines) and the Backend that keeps their
+// bytes (packages storage/disk and storage/s3), and the refusals of both.
+// It speaks no protocol: package storage answers /storage/v1 with them.
+package files
 
 import (
 	"context"
