@@ -65,7 +65,7 @@ func KindOf(err error) Kind {
 func Mark(k Kind, err error) error { return fmt.Errorf("%w: %w", k, err) }
 
 // New returns an error of kind k whose message is msg (not prefixed with
-// the kind): a sentinel that classifies, such as auth.ErrNotFound.
+// the kind): a sentinel that classifies, such as staff.ErrNotFound.
 func New(k Kind, msg string) error { return &sentinel{kind: k, msg: msg} }
 
 type sentinel struct {

@@ -40,8 +40,8 @@ type foundPerson struct {
 }
 
 // tryTypedCode is tryCode for a code typed for p: while p's codes are
-// locked out it checks no code (*auth.CodesLockedError); a wrong code
-// (auth.ErrCodeInvalid) counts against p (countCodeFailure). The person's
+// locked out it checks no code (*staff.CodesLockedError); a wrong code
+// (staff.ErrCodeInvalid) counts against p (countCodeFailure). The person's
 // row is read FOR UPDATE: on PostgreSQL, the tries for one person run one
 // after the other once they have a wrong code, so that none is checked
 // after the one that locks the codes out.

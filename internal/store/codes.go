@@ -15,7 +15,7 @@ import (
 // mailed or printed, their PKCE challenges, and the per-address limit on
 // the mails that carry them.
 
-// ClaimEmailSend implements auth.Store. Rows older than a day are pruned
+// ClaimEmailSend implements staff.Store. Rows older than a day are pruned
 // on the way, so the table holds only recent addresses, and so are the
 // counts of wrong codes whose window ended (code_failures.go).
 func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Time, interval time.Duration,
@@ -62,12 +62,12 @@ func (s *DB) ClaimEmailSend(ctx context.Context, addressHash string, now time.Ti
 	return 0, nil
 }
 
-// QueueCode implements auth.Store.
+// QueueCode implements staff.Store.
 func (s *DB) QueueCode(ctx context.Context, c staff.Code, mail *notify.Email, audit staff.AuditEntry) error {
 	return s.write(ctx, "queue code", func(ctx context.Context, tx *sql.Tx) error { return s.issueCode(ctx, tx, c, mail, audit) })
 }
 
-// CreateCode implements auth.Store.
+// CreateCode implements staff.Store.
 func (s *DB) CreateCode(ctx context.Context, c staff.Code, audit staff.AuditEntry) error {
 	return s.write(ctx, "create code", func(ctx context.Context, tx *sql.Tx) error { return s.issueCode(ctx, tx, c, nil, audit) })
 }
@@ -97,7 +97,7 @@ func (s *DB) issueCode(ctx context.Context, tx *sql.Tx, c staff.Code, mail *noti
 // A try of a code is one transaction: it finds the code, counts the try
 // when the code's rules say so, uses the code when it is right, and logs
 // the failure otherwise (tryCode). The failure's audit entry is auth's
-// (auth.FailedTry); it is written here and only here.
+// (staff.FailedTry); it is written here and only here.
 
 // codeTry is the result of one try of a code.
 type codeTry struct {
@@ -166,7 +166,7 @@ func (s *DB) signIn(ctx context.Context, tx *sql.Tx, userID string, start staff.
 	return u, nil
 }
 
-// ConsumeCode implements auth.Store. Each try is one conditional UPDATE
+// ConsumeCode implements staff.Store. Each try is one conditional UPDATE
 // (consumeCode), so concurrent tries never compare more than maxTries.
 func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, now time.Time, maxTries int, failure staff.AuditEntry) error {
 	match := func(_, stored string) bool { return subtle.ConstantTimeCompare([]byte(stored), []byte(codeHash)) == 1 }
@@ -175,7 +175,7 @@ func (s *DB) ConsumeCode(ctx context.Context, userID, purpose, codeHash string, 
 	return err
 }
 
-// ConsumeCodeByEmail implements auth.Store: the person is found by address
+// ConsumeCodeByEmail implements staff.Store: the person is found by address
 // (tryTypedCode).
 func (s *DB) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now time.Time, maxTries int,
 	match func(userID, codeHash string) bool, failure staff.CodeFailure, start *staff.SignIn) (staff.User, error) {
@@ -183,7 +183,7 @@ func (s *DB) ConsumeCodeByEmail(ctx context.Context, email, purpose string, now 
 		s.consumeCode(`user_id = (SELECT id FROM auth_users WHERE email = ?) AND purpose = ?`, []any{email, purpose}, now, maxTries, match, nil))
 }
 
-// ConsumeEmailChange implements auth.Store: the person is the one whose
+// ConsumeEmailChange implements staff.Store: the person is the one whose
 // address email is, else that address (the new one, typically).
 func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time, maxTries int,
 	match func(userID, codeHash string) bool, failure staff.CodeFailure, start *staff.SignIn) (staff.User, error) {
@@ -204,7 +204,7 @@ func (s *DB) ConsumeEmailChange(ctx context.Context, email string, now time.Time
 // consumeCode is the try (for tryCode) that counts a try on the live code
 // that owner (a condition with args) selects and uses it when
 // match(userID, its hash) holds, then calls then (when not nil) in the same
-// transaction; otherwise it refuses the code with auth.ErrCodeInvalid. The
+// transaction; otherwise it refuses the code with staff.ErrCodeInvalid. The
 // try is one UPDATE that touches one row or none, followed by the same
 // audit insert whether or not there was a code, so the time taken does not
 // tell whether an address is staff's. A code tried maxTries times is dead,
@@ -241,7 +241,7 @@ func (s *DB) consumeCode(owner string, args []any, now time.Time, maxTries int,
 	}
 }
 
-// ConsumeLink implements auth.Store. The hash is looked up by index: it is
+// ConsumeLink implements staff.Store. The hash is looked up by index: it is
 // the hash of 256 random bits, so the lookup's timing tells nothing useful.
 func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time.Time, maxTries int, failure staff.AuditEntry,
 	start *staff.SignIn) (staff.User, error) {
@@ -272,7 +272,7 @@ func (s *DB) ConsumeLink(ctx context.Context, linkHash, purpose string, now time
 	})
 }
 
-// ConsumePKCE implements auth.Store. The code's row is read FOR UPDATE, so
+// ConsumePKCE implements staff.Store. The code's row is read FOR UPDATE, so
 // that concurrent tries of one code count one after the other.
 func (s *DB) ConsumePKCE(ctx context.Context, linkHash string, now time.Time, maxTries int,
 	verifier func(challenge, method string) bool, failure staff.AuditEntry) (string, string, error) {

@@ -22,7 +22,7 @@ var ErrUnavailable error = fault.Unavailable
 
 // fail labels err, the failure of the store's operation op, with op, and
 // marks it with its kind (package fault; decision 0014) unless it carries
-// one already: a refusal of package auth such as auth.ErrNotFound, or an
+// one already: a refusal of package auth such as staff.ErrNotFound, or an
 // error marked deeper down. An error of no known kind is left unmarked:
 // fault.KindOf calls it Internal.
 func (s *DB) fail(op string, err error) error {

@@ -40,7 +40,7 @@ func (s *DB) scanFactor(row scanner, f *staff.Factor, more ...any) error {
 		s.d.timeDest(&f.CreatedAt), s.d.timeDest(&f.UpdatedAt), nullTimeDest(&f.LastChallengedAt), &f.Phone}, more...)...)
 }
 
-// CreateFactor implements auth.Store.
+// CreateFactor implements staff.Store.
 func (s *DB) CreateFactor(ctx context.Context, f staff.Factor, staleBefore time.Time, check func([]staff.Factor) error, audit staff.AuditEntry) error {
 	var outcome error
 	err := s.write(ctx, "create factor", func(ctx context.Context, tx *sql.Tx) error {
@@ -75,7 +75,7 @@ func (s *DB) CreateFactor(ctx context.Context, f staff.Factor, staleBefore time.
 	return outcome
 }
 
-// CreateChallenge implements auth.Store.
+// CreateChallenge implements staff.Store.
 func (s *DB) CreateChallenge(ctx context.Context, c staff.Challenge, audit staff.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "create challenge", func(ctx context.Context, tx *sql.Tx) error {
@@ -107,7 +107,7 @@ func (s *DB) insertChallenge(ctx context.Context, tx *sql.Tx, c staff.Challenge)
 	return err == nil, err
 }
 
-// VerifyFactor implements auth.Store: it reads the attempt, asks v.Decide
+// VerifyFactor implements staff.Store: it reads the attempt, asks v.Decide
 // and writes the decision, in one transaction. The factor's row is read
 // first and FOR UPDATE: the verifications of one factor run one after the
 // other, so that two in flight never both see the same last used step,
@@ -264,7 +264,7 @@ func (s *DB) raiseSession(ctx context.Context, tx *sql.Tx, r staff.RaisedSession
 	return s.endSessions(ctx, tx, `user_id = ? AND aal <> 'aal2'`, sess.UserID)
 }
 
-// DeleteFactor implements auth.Store.
+// DeleteFactor implements staff.Store.
 func (s *DB) DeleteFactor(ctx context.Context, userID, factorID string, audit staff.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "delete factor", func(ctx context.Context, tx *sql.Tx) error {

@@ -19,7 +19,7 @@ import (
 
 const providerColumns = `id, kind, name, COALESCE(entity_id, ''), config, created_at`
 
-// AddProvider implements auth.FederatedStore.
+// AddProvider implements staff.FederatedStore.
 func (s *DB) AddProvider(ctx context.Context, p staff.Provider, audit staff.AuditEntry) error {
 	err := s.write(ctx, "add provider", func(ctx context.Context, tx *sql.Tx) error {
 		var entity any
@@ -48,7 +48,7 @@ func (s *DB) AddProvider(ctx context.Context, p staff.Provider, audit staff.Audi
 	return err
 }
 
-// Providers implements auth.FederatedStore.
+// Providers implements staff.FederatedStore.
 func (s *DB) Providers(ctx context.Context) ([]staff.Provider, error) {
 	var out []staff.Provider
 	err := s.query(ctx, "list providers", `SELECT `+providerColumns+` FROM auth_providers ORDER BY created_at, id`, nil,
@@ -74,12 +74,12 @@ func (s *DB) Providers(ctx context.Context) ([]staff.Provider, error) {
 	return out, err
 }
 
-// FindProvider implements auth.FederatedStore.
+// FindProvider implements staff.FederatedStore.
 func (s *DB) FindProvider(ctx context.Context, nameOrID string) (staff.Provider, error) {
 	return s.findProvider(ctx, "find provider", `name = ? OR id = ?`, nameOrID, nameOrID)
 }
 
-// FindSSOProviderByDomain implements auth.FederatedStore.
+// FindSSOProviderByDomain implements staff.FederatedStore.
 func (s *DB) FindSSOProviderByDomain(ctx context.Context, domain string) (staff.Provider, error) {
 	return s.findProvider(ctx, "find SSO provider", `id = (SELECT provider_id FROM auth_provider_domains WHERE domain = ? AND sso = 1)`, domain)
 }
@@ -132,7 +132,7 @@ func (s *DB) scanProvider(row scanner) (staff.Provider, error) {
 	return p, err
 }
 
-// UpdateProviderConfig implements auth.FederatedStore.
+// UpdateProviderConfig implements staff.FederatedStore.
 func (s *DB) UpdateProviderConfig(ctx context.Context, id string, config json.RawMessage) error {
 	return s.write(ctx, "update provider", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_providers SET config = ? WHERE id = ?`), string(config), id)
@@ -146,7 +146,7 @@ func (s *DB) UpdateProviderConfig(ctx context.Context, id string, config json.Ra
 	})
 }
 
-// RemoveProvider implements auth.FederatedStore.
+// RemoveProvider implements staff.FederatedStore.
 func (s *DB) RemoveProvider(ctx context.Context, id string, audit staff.AuditEntry) (staff.Provider, error) {
 	var p staff.Provider
 	err := s.write(ctx, "remove provider", func(ctx context.Context, tx *sql.Tx) error {
@@ -179,7 +179,7 @@ func (s *DB) RemoveProvider(ctx context.Context, id string, audit staff.AuditEnt
 	return p, err
 }
 
-// CreateFlowState implements auth.FederatedStore.
+// CreateFlowState implements staff.FederatedStore.
 func (s *DB) CreateFlowState(ctx context.Context, f staff.FlowState) error {
 	return s.write(ctx, "create flow state", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_flow_states WHERE expires_at < ?`), s.d.timeArg(f.CreatedAt)); err != nil {
@@ -198,7 +198,7 @@ func (s *DB) CreateFlowState(ctx context.Context, f staff.FlowState) error {
 	})
 }
 
-// ConsumeFlowState implements auth.FederatedStore.
+// ConsumeFlowState implements staff.FederatedStore.
 func (s *DB) ConsumeFlowState(ctx context.Context, stateHash string, now time.Time) (staff.FlowState, error) {
 	var f staff.FlowState
 	err := s.write(ctx, "consume flow state", func(ctx context.Context, tx *sql.Tx) error {
@@ -220,7 +220,7 @@ func (s *DB) ConsumeFlowState(ctx context.Context, stateHash string, now time.Ti
 	return f, err
 }
 
-// UseAssertion implements auth.FederatedStore.
+// UseAssertion implements staff.FederatedStore.
 func (s *DB) UseAssertion(ctx context.Context, id string, expires, now time.Time) error {
 	var used bool
 	err := s.write(ctx, "use SAML assertion", func(ctx context.Context, tx *sql.Tx) error {
@@ -276,7 +276,7 @@ func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]st
 	return out, rows.Err()
 }
 
-// UserIdentities implements auth.FederatedStore.
+// UserIdentities implements staff.FederatedStore.
 func (s *DB) UserIdentities(ctx context.Context, userID string) ([]staff.Identity, error) {
 	var out []staff.Identity
 	err := s.query(ctx, "list identities", userIdentitiesQuery, []any{userID}, func(rows *sql.Rows) error {
@@ -287,7 +287,7 @@ func (s *DB) UserIdentities(ctx context.Context, userID string) ([]staff.Identit
 	return out, err
 }
 
-// FindIdentity implements auth.FederatedStore.
+// FindIdentity implements staff.FederatedStore.
 func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (staff.Identity, error) {
 	var id staff.Identity
 	err := s.guard(ctx, "find identity", false, true, func(ctx context.Context) error {
@@ -305,7 +305,7 @@ func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (staff.
 	return id, err
 }
 
-// SaveIdentity implements auth.FederatedStore.
+// SaveIdentity implements staff.FederatedStore.
 func (s *DB) SaveIdentity(ctx context.Context, id staff.Identity, link *staff.Link, audit staff.AuditEntry) error {
 	data, err := json.Marshal(nonNilMap(id.Data))
 	if err != nil {
@@ -327,7 +327,7 @@ func (s *DB) SaveIdentity(ctx context.Context, id staff.Identity, link *staff.Li
 }
 
 // signInIdentity updates the data and sign-in time of the user's identity
-// id; auth.ErrNotFound when it is not theirs (any more).
+// id; staff.ErrNotFound when it is not theirs (any more).
 func (s *DB) signInIdentity(ctx context.Context, tx *sql.Tx, id staff.Identity, data string, audit staff.AuditEntry) error {
 	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE auth_identities SET email = ?, identity_data = ?, updated_at = ?, last_sign_in_at = ?
 		WHERE provider = ? AND subject = ? AND user_id = ?`),
@@ -397,7 +397,7 @@ func (s *DB) liftUnlink(ctx context.Context, tx *sql.Tx, userID, provider string
 	return err
 }
 
-// RemoveIdentity implements auth.FederatedStore.
+// RemoveIdentity implements staff.FederatedStore.
 func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audit staff.AuditEntry) error {
 	var found bool
 	err := s.write(ctx, "remove identity", func(ctx context.Context, tx *sql.Tx) error {
@@ -424,12 +424,12 @@ func (s *DB) RemoveIdentity(ctx context.Context, userID, identityID string, audi
 	return err
 }
 
-// AddAudit implements auth.FederatedStore.
+// AddAudit implements staff.FederatedStore.
 func (s *DB) AddAudit(ctx context.Context, e staff.AuditEntry) error {
 	return s.write(ctx, "audit", func(ctx context.Context, tx *sql.Tx) error { return s.audit(ctx, tx, e) })
 }
 
-// SAMLKey implements auth.FederatedStore.
+// SAMLKey implements staff.FederatedStore.
 func (s *DB) SAMLKey(ctx context.Context, candidate staff.SAMLKeyPair) (staff.SAMLKeyPair, error) {
 	var k staff.SAMLKeyPair
 	err := s.write(ctx, "SAML key", func(ctx context.Context, tx *sql.Tx) error {

@@ -12,7 +12,7 @@ import (
 // keycheck.go): a value sealed with it, kept in secret_key_check, and the
 // key ids the sealed values name.
 
-// SecretKeyCheck implements auth.KeyCheckStore.
+// SecretKeyCheck implements staff.KeyCheckStore.
 func (s *DB) SecretKeyCheck(ctx context.Context) ([]byte, error) {
 	var sealed []byte
 	err := s.query(ctx, "read secret key check", `SELECT sealed FROM secret_key_check WHERE id = 1`, nil,
@@ -25,7 +25,7 @@ func (s *DB) SecretKeyCheck(ctx context.Context) ([]byte, error) {
 	return sealed, err
 }
 
-// PutSecretKeyCheck implements auth.KeyCheckStore.
+// PutSecretKeyCheck implements staff.KeyCheckStore.
 func (s *DB) PutSecretKeyCheck(ctx context.Context, sealed []byte, replace bool) ([]byte, error) {
 	var stored string
 	err := s.write(ctx, "write secret key check", func(ctx context.Context, tx *sql.Tx) error {
@@ -53,7 +53,7 @@ var sealedColumns = []string{
 	`SELECT sealed_body FROM outbox WHERE sent_at IS NULL AND sealed_body IS NOT NULL`,
 }
 
-// SealedKeyIDs implements auth.KeyCheckStore.
+// SealedKeyIDs implements staff.KeyCheckStore.
 func (s *DB) SealedKeyIDs(ctx context.Context) ([]string, error) {
 	var ids []string
 	for _, q := range sealedColumns {

@@ -13,7 +13,7 @@ import (
 // Sessions of the staff sign-in (package auth) and their rotating refresh
 // tokens.
 
-// StartSession implements auth.Store.
+// StartSession implements staff.Store.
 func (s *DB) StartSession(ctx context.Context, sess staff.Session, refreshHash string, audit staff.AuditEntry) error {
 	return s.write(ctx, "start session", func(ctx context.Context, tx *sql.Tx) error {
 		return s.startSession(ctx, tx, sess, refreshHash, audit)
@@ -62,7 +62,7 @@ func (s *DB) scanSession(row scanner, more ...any) (staff.Session, error) {
 	return sess, nil
 }
 
-// FindSession returns the session of id; auth.ErrSessionNotFound for one
+// FindSession returns the session of id; staff.ErrSessionNotFound for one
 // that ended.
 func (s *DB) FindSession(ctx context.Context, id string) (staff.Session, error) {
 	var sess staff.Session
@@ -127,7 +127,7 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 	return nil
 }
 
-// FindSessionUser implements auth.Store, in one query: every request with
+// FindSessionUser implements staff.Store, in one query: every request with
 // an access token makes it.
 func (s *DB) FindSessionUser(ctx context.Context, id string) (staff.Session, staff.User, error) {
 	var su sessionUser
@@ -152,7 +152,7 @@ const (
 	refreshTouch  = `UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?`
 )
 
-// RefreshSession implements auth.Store. Two requests that rotate the same
+// RefreshSession implements staff.Store. Two requests that rotate the same
 // token at once are told apart by a compare-and-set on revoked_at: the
 // loser sees a token revoked just now, within the grace window, and gets a
 // child of its own.
@@ -214,7 +214,7 @@ func (s *DB) RefreshSession(ctx context.Context, oldHash, newHash string, now ti
 	return sess, u, outcome
 }
 
-// EndSessions implements auth.Store.
+// EndSessions implements staff.Store.
 func (s *DB) EndSessions(ctx context.Context, userID, sessionID string, scope staff.LogoutScope, audit staff.AuditEntry) error {
 	return s.write(ctx, "end sessions", func(ctx context.Context, tx *sql.Tx) error {
 		var err error

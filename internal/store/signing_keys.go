@@ -8,7 +8,7 @@ import (
 
 // The keys that sign access tokens (package auth).
 
-// EnsureSigningKey implements auth.Store. Servers starting at once against
+// EnsureSigningKey implements staff.Store. Servers starting at once against
 // one PostgreSQL take turns, so only the first one's candidate is kept.
 func (s *DB) EnsureSigningKey(ctx context.Context, candidate staff.SigningKey) ([]staff.SigningKey, error) {
 	var keys signingKeys
@@ -68,7 +68,7 @@ func (keys *signingKeys) scan(s *DB) func(*sql.Rows) error {
 	}
 }
 
-// ReplaceSigningKey implements auth.SealingStore: it stores next as kid's
+// ReplaceSigningKey implements staff.SealingStore: it stores next as kid's
 // private key if it is still prev.
 func (s *DB) ReplaceSigningKey(ctx context.Context, kid string, prev, next []byte) (bool, error) {
 	var n int64

@@ -12,7 +12,7 @@ import (
 
 // Staff (package auth's users): the people who may sign in.
 
-// CreateUser adds a member of staff; auth.ErrExists when the address (or
+// CreateUser adds a member of staff; staff.ErrExists when the address (or
 // the phone number) is already one's.
 func (s *DB) CreateUser(ctx context.Context, u staff.User, audit staff.AuditEntry) error {
 	var created bool
@@ -60,7 +60,7 @@ func (s *DB) ListUsers(ctx context.Context) ([]staff.User, error) {
 
 // RemoveUser removes the member of staff with the address and, with them,
 // every session, refresh token and code they had: their access tokens stop
-// working at once. auth.ErrNotFound when no one has the address.
+// working at once. staff.ErrNotFound when no one has the address.
 func (s *DB) RemoveUser(ctx context.Context, email string, audit staff.AuditEntry) (staff.User, error) {
 	var u staff.User
 	err := s.write(ctx, "remove user", func(ctx context.Context, tx *sql.Tx) error {
@@ -93,12 +93,12 @@ func (s *DB) RemoveUser(ctx context.Context, email string, audit staff.AuditEntr
 	return u, err
 }
 
-// FindUserByEmail implements auth.Store.
+// FindUserByEmail implements staff.Store.
 func (s *DB) FindUserByEmail(ctx context.Context, email string) (staff.User, error) {
 	return s.findUser(ctx, "find user by e-mail", `email = ?`, email)
 }
 
-// FindUserByID implements auth.Store.
+// FindUserByID implements staff.Store.
 func (s *DB) FindUserByID(ctx context.Context, id string) (staff.User, error) {
 	return s.findUser(ctx, "find user", `id = ?`, id)
 }
@@ -162,7 +162,7 @@ func nonNilMap(m map[string]any) map[string]any {
 	return m
 }
 
-// UpdateUserMetadata implements auth.Store.
+// UpdateUserMetadata implements staff.Store.
 func (s *DB) UpdateUserMetadata(ctx context.Context, userID string, meta map[string]any, now time.Time) error {
 	b, err := json.Marshal(nonNilMap(meta))
 	if err != nil {

@@ -43,7 +43,7 @@ func (s *DB) scanWebAuthnCredential(row scanner) (staff.WebAuthnCredential, erro
 	return c, err
 }
 
-// WebAuthnCredentials implements auth.WebAuthnStore.
+// WebAuthnCredentials implements staff.WebAuthnStore.
 func (s *DB) WebAuthnCredentials(ctx context.Context, userID string) ([]staff.WebAuthnCredential, error) {
 	var out []staff.WebAuthnCredential
 	err := s.query(ctx, "read passkeys", `SELECT c.`+strings.ReplaceAll(webauthnCredentialColumns, ", ", ", c.")+`
@@ -56,7 +56,7 @@ func (s *DB) WebAuthnCredentials(ctx context.Context, userID string) ([]staff.We
 	return out, err
 }
 
-// CreateWebAuthnChallenge implements auth.WebAuthnStore.
+// CreateWebAuthnChallenge implements staff.WebAuthnStore.
 func (s *DB) CreateWebAuthnChallenge(ctx context.Context, c staff.Challenge, ceremony string) error {
 	var found bool
 	err := s.write(ctx, "create webauthn challenge", func(ctx context.Context, tx *sql.Tx) error {
@@ -73,7 +73,7 @@ func (s *DB) CreateWebAuthnChallenge(ctx context.Context, c staff.Challenge, cer
 	return err
 }
 
-// VerifyWebAuthnFactor implements auth.WebAuthnStore, as VerifyFactor does
+// VerifyWebAuthnFactor implements staff.WebAuthnStore, as VerifyFactor does
 // for a TOTP code: the factor's row is read first and FOR UPDATE, so that
 // the verifications of one passkey run one after the other (two assertions
 // never both pass the same signature counter).
