@@ -232,8 +232,12 @@ function Ready({ client, session, reportProblem, signOut, arrived }: Omit<Consol
     };
   }, [client, userId, reportProblem]);
   // What the auth service answers depends on the session's token (its assurance level): read it again with a new one.
-  const token = session.access_token;
-  useEffect(() => data?.cache.invalidate(AUTH_TABLE), [data, token]);
+  const token = useRef(session.access_token);
+  useEffect(() => {
+    if (token.current === session.access_token) return;
+    token.current = session.access_token;
+    data?.cache.invalidate(AUTH_TABLE);
+  }, [data, session.access_token]);
   const value = useMemo(() => (data ? { client, session, reportProblem, signOut, ...data } : undefined), [client, session, reportProblem, signOut, data]);
   if (!value) return <Starting />;
   return (
