@@ -2,15 +2,16 @@
  * The console's reads and writes, as PostgREST requests through
  * supabase-js's from(...): each list asks for one page (.range) with the
  * exact total (count: 'exact', the Content-Range header), newest first, and
- * its export for every row of the same filter as CSV (.csv()). A read is
- * aborted with its builder's .abortSignal(signal).
+ * its export for every row of the same filter as CSV (.csv()). The columns
+ * are literal strings, so the typed client checks them against database.ts
+ * and types the rows; a read is aborted with .abortSignal(signal).
  */
 import type { InboxFilter } from "~/content/console";
 import { pageRange } from "./paging";
 import type { ListParams } from "../route";
 import { ilikeAny, normalizeSearch } from "./search";
 import type { ConsoleClient } from "./client";
-import { CSV_COLUMNS, MESSAGE_COLUMNS, SEARCH_COLUMNS, type ContactMessage, type Subscriber, type WaitlistEntry } from "./tables";
+import { CSV_COLUMNS, MESSAGE_COLUMNS, SEARCH_COLUMNS, type Update } from "./tables";
 
 type Filterable<Q> = {
   eq(column: string, value: unknown): Q;
@@ -44,7 +45,7 @@ export function searchFilter<Q extends Filterable<Q>>(query: Q, columns: readonl
 }
 
 /** messagesQuery selects what the inbox shows for params: filtered and searched, newest first. */
-function messagesQuery(client: ConsoleClient, columns: string, params: ListParams<InboxFilter>, options?: { count: "exact"; head?: boolean }) {
+function messagesQuery<C extends string>(client: ConsoleClient, columns: C, params: ListParams<InboxFilter>, options?: { count: "exact"; head?: boolean }) {
   const q = client.from("contact_messages").select(columns, options);
   return searchFilter(inboxFilter(q, params.filter), SEARCH_COLUMNS.contact_messages, params.q).order("received_at", { ascending: false });
 }
@@ -52,7 +53,7 @@ function messagesQuery(client: ConsoleClient, columns: string, params: ListParam
 /** inboxPage is one page of the inbox with the total. */
 export function inboxPage(client: ConsoleClient, params: ListParams<InboxFilter>) {
   const { from, to } = pageRange(params.page);
-  return messagesQuery(client, MESSAGE_COLUMNS, params, { count: "exact" }).range(from, to).returns<ContactMessage[]>();
+  return messagesQuery(client, MESSAGE_COLUMNS, params, { count: "exact" }).range(from, to);
 }
 
 /** inboxCsv is every message of the inbox's filter and search, as CSV. */
@@ -67,11 +68,11 @@ export function openCount(client: ConsoleClient) {
 
 /** messageById reads one message (as a list of at most one: the subset has no single-object responses). */
 export function messageById(client: ConsoleClient, id: string) {
-  return client.from("contact_messages").select(MESSAGE_COLUMNS).eq("id", id).limit(1).returns<ContactMessage[]>();
+  return client.from("contact_messages").select(MESSAGE_COLUMNS).eq("id", id).limit(1);
 }
 
-/** A change staff can make to a message: the only columns rest/v1 lets them write. */
-export type MessageChange = Partial<Pick<ContactMessage, "handled_at" | "handled_by" | "spam">>;
+/** A change staff can make to a message: the only columns rest/v1 lets them write (tables.go's Patch columns). */
+export type MessageChange = Update<"contact_messages">;
 
 /** markHandled records who handled a message and when; reopen clears both. */
 export function handledChange(handled: boolean, by: string, now: Date): MessageChange {
@@ -80,7 +81,7 @@ export function handledChange(handled: boolean, by: string, now: Date): MessageC
 
 /** updateMessage PATCHes one message and returns it as stored (Prefer: return=representation). */
 export function updateMessage(client: ConsoleClient, id: string, change: MessageChange) {
-  return client.from("contact_messages").update(change).eq("id", id).select(MESSAGE_COLUMNS).returns<ContactMessage[]>();
+  return client.from("contact_messages").update(change).eq("id", id).select(MESSAGE_COLUMNS);
 }
 
 /** The waitlist's filter: every product, or one product's id. */
@@ -91,7 +92,7 @@ function productFilter<Q extends Filterable<Q>>(query: Q, product: string): Q {
   return product === ALL_PRODUCTS ? query : query.eq("product_id", product);
 }
 
-function waitlistQuery(client: ConsoleClient, columns: string, params: ListParams, count?: "exact") {
+function waitlistQuery<C extends string>(client: ConsoleClient, columns: C, params: ListParams, count?: "exact") {
   const q = client.from("waitlist").select(columns, count ? { count } : undefined);
   return searchFilter(productFilter(q, params.filter), SEARCH_COLUMNS.waitlist, params.q).order("joined_at", { ascending: false });
 }
@@ -99,7 +100,7 @@ function waitlistQuery(client: ConsoleClient, columns: string, params: ListParam
 /** waitlistPage is one page of waitlist entries with the total. */
 export function waitlistPage(client: ConsoleClient, params: ListParams) {
   const { from, to } = pageRange(params.page);
-  return waitlistQuery(client, CSV_COLUMNS.waitlist, params, "exact").range(from, to).returns<WaitlistEntry[]>();
+  return waitlistQuery(client, CSV_COLUMNS.waitlist, params, "exact").range(from, to);
 }
 
 export function waitlistCsv(client: ConsoleClient, params: ListParams, signal?: AbortSignal) {
@@ -119,7 +120,7 @@ export async function waitlistCounts(client: ConsoleClient, productIds: readonly
   return { data: answers.map((a) => a.count ?? 0), error: null, count: null, status: 200 };
 }
 
-function subscribersQuery(client: ConsoleClient, columns: string, params: ListParams, count?: "exact") {
+function subscribersQuery<C extends string>(client: ConsoleClient, columns: C, params: ListParams, count?: "exact") {
   const q = client.from("subscribers").select(columns, count ? { count } : undefined);
   return searchFilter(q, SEARCH_COLUMNS.subscribers, params.q).order("subscribed_at", { ascending: false });
 }
@@ -127,7 +128,7 @@ function subscribersQuery(client: ConsoleClient, columns: string, params: ListPa
 /** subscribersPage is one page of subscribers with the total. */
 export function subscribersPage(client: ConsoleClient, params: ListParams) {
   const { from, to } = pageRange(params.page);
-  return subscribersQuery(client, CSV_COLUMNS.subscribers, params, "exact").range(from, to).returns<Subscriber[]>();
+  return subscribersQuery(client, CSV_COLUMNS.subscribers, params, "exact").range(from, to);
 }
 
 export function subscribersCsv(client: ConsoleClient, params: ListParams, signal?: AbortSignal) {

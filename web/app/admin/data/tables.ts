@@ -8,6 +8,7 @@ import type { Database } from "./database";
 type Tables = Database["public"]["Tables"];
 export type TableName = keyof Tables;
 export type Row<T extends TableName> = Tables[T]["Row"];
+export type Update<T extends TableName> = Tables[T]["Update"];
 
 export type ContactMessage = Row<"contact_messages">;
 export type WaitlistEntry = Row<"waitlist">;
