@@ -112,7 +112,7 @@ export class ReadCache {
     e.controller = controller;
     const s = e.state;
     this.set(e, { phase: "loading", last: s.phase === "done" ? { data: s.data, count: s.count } : s.phase === "loading" ? s.last : undefined });
-    void run(e.load(controller.signal)).then((r) => {
+    void run(started(e.load, controller.signal)).then((r) => {
       // Aborted: the screen went, or a newer read of the same key began.
       if (controller.signal.aborted) return;
       e.controller = undefined;
@@ -127,5 +127,14 @@ export class ReadCache {
   private set(e: Entry, state: ReadState<unknown>): void {
     e.state = state;
     e.watchers.forEach((l) => l());
+  }
+}
+
+/** started calls load, a throw becoming a failed answer like a rejection. */
+function started<T>(load: Load<T>, signal: AbortSignal): PromiseLike<Answer<T>> {
+  try {
+    return load(signal);
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
