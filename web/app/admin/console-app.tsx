@@ -17,7 +17,7 @@ import { AUTH_TABLE } from "./data/tables";
 import { consoleClient, type ConsoleClient } from "./data/client";
 import { ConsoleContext, type Console } from "./data/console-context";
 import { openLiveFeed, type LiveFeed } from "./data/live";
-import { classify, type Problem } from "./data/problem";
+import { problemOf, type Problem } from "./data/problem";
 import { ConsoleShell } from "./shell";
 import { SignIn, rememberEmail, type SignInNotice } from "./auth/sign-in";
 import { LoadingState, ProblemState } from "./ui/states";
@@ -112,7 +112,7 @@ function SignedInGate({ client }: { client: ConsoleClient }) {
   const checkSession = useCallback(async () => {
     const { error } = await client.auth.getUser();
     if (!error) return true;
-    if (classify(error).kind !== "session") return true;
+    if (problemOf(error).kind !== "session") return true;
     // getUser has already dropped a session the server says is gone; anything else is dropped here.
     const { data } = await client.auth.getSession();
     if (data.session) await client.auth.signOut({ scope: "local" });

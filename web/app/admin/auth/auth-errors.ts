@@ -1,11 +1,11 @@
 /** What a person reads when a call of the sign-in, the two-step check or a passkey fails. */
 import { signInCopy } from "~/content/console";
-import { classify } from "../data/problem";
+import { problemOf } from "../data/problem";
 
 /** authErrorText is what a person reads when sending or checking a code failed. */
 export function authErrorText(err: { status?: number; code?: string; message?: string; name?: string }, fallback: string): string {
   if (err.status === 429) return signInCopy.errors.tooMany;
-  if (classify(err).kind === "network") return signInCopy.errors.network;
+  if (problemOf(err).kind === "network") return signInCopy.errors.network;
   return fallback;
 }
 
@@ -16,6 +16,6 @@ export function authErrorText(err: { status?: number; code?: string; message?: s
  */
 export function signInErrorText(err: { status?: number; code?: string; message?: string; name?: string }, fallback: string): string {
   if (err.code === "captcha_failed") return signInCopy.captcha.refused;
-  if (classify(err).kind === "unavailable") return signInCopy.errors.unavailable;
+  if (problemOf(err).kind === "unavailable") return signInCopy.errors.unavailable;
   return authErrorText(err, fallback);
 }
