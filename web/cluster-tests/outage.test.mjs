@@ -1,6 +1,6 @@
 // Two instances on a PostgreSQL of the test's own, stopped for 10 s while a
 // visitor keeps sending messages to one of them and a console follows the
-// inbox through the other with supabase-js, as web/app/admin/live.ts does:
+// inbox through the other with supabase-js, as web/app/admin/data/live.ts does:
 // live inserts, and a read of the inbox when the server says live changes
 // resumed. The server must say when they pause and resume, and every
 // message acknowledged (200) must be on the console within 2 s of

@@ -298,6 +298,27 @@ test.describe("inbox, waitlist and subscribers", () => {
     await expect(ada.getByRole("button", { name: messageCopy.actions.spam })).toBeVisible();
   });
 
+  test("with the live feed off, marking a message handled updates the open count and the inbox at once", async ({ browser }) => {
+    const page = await newPage(browser);
+    // No realtime connection: nothing comes back live, so what changes comes from the console's own write.
+    await page.routeWebSocket(/\/realtime\/v1\//, (ws) => ws.close());
+    const name = `Offline ${Date.now().toString(36)}`;
+    await submitContact(page, { name });
+    await signIn(page, studio, addStaff("Mary"), { fromCli: true });
+    await expect(inboxHeading(page)).toBeVisible();
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "off");
+    const before = Number(await page.getByTestId("open-count").locator('[aria-hidden="true"]').textContent());
+
+    await page.getByTestId("message-list").getByRole("link", { name: new RegExp(name) }).click();
+    await page.getByRole("button", { name: messageCopy.actions.handle }).click();
+    await expect(page.getByText(/^Handled by mary\+/)).toBeVisible();
+    if (before > 1) await expect(page.getByTestId("open-count")).toContainText(String(before - 1), { timeout: 2_000 });
+    else await expect(page.getByTestId("open-count")).toHaveCount(0, { timeout: 2_000 });
+    await page.getByRole("link", { name: messageCopy.back }).click();
+    await expect(inboxHeading(page)).toBeVisible();
+    await expect(page.getByTestId("message-list").getByRole("link", { name: new RegExp(name) })).toHaveCount(0);
+  });
+
   test("filter, search and page through the inbox; the honeypot's catch is under spam; the open count is in the navigation", async ({ browser }) => {
     const page = await newPage(browser);
     const tag = Date.now().toString(36);

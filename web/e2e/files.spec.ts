@@ -6,7 +6,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { filesCopy } from "../app/content/console";
+import { filesCopy, signInCopy } from "../app/content/console";
 import { signIn, startStudio, type Studio } from "./staff-console";
 
 const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
@@ -20,7 +20,8 @@ let signedIn: Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000); // a first start migrates a new store: slow on a loaded machine
-  studio = await startStudio();
+  // The live channel checks its session every hour here, not every second: an ended session is found by the Files screen's own requests.
+  studio = await startStudio(["--session-check", "1h"]);
   const email = `files+${Date.now().toString(36)}@studio.test`;
   expect(studio.cli("staff", "add", email, "--name", "Files")).toContain(`added ${email}`);
   const context = await browser.newContext();
@@ -246,4 +247,24 @@ test("the Files screen has no axe violations at 1280 and 375 px, light and dark"
       await page.context().close();
     }
   }
+});
+
+test("a session that ended elsewhere sends the Files screen to sign-in", async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  const email = `files-ended+${Date.now().toString(36)}@studio.test`;
+  expect(studio.cli("staff", "add", email, "--name", "Ended")).toContain(`added ${email}`);
+  await signIn(page, studio, email, { fromCli: true });
+  await page.getByRole("link", { name: "Files", exact: true }).click();
+  await expect(page.getByTestId("bucket-list")).toBeVisible();
+  // Signed out everywhere by another client: this tab still holds the tokens.
+  const status = await page.evaluate(async () => {
+    const session = JSON.parse(localStorage.getItem("studio-console-auth") ?? "{}") as { access_token?: string };
+    const { anonKey } = (await (await fetch("/admin/config.json")).json()) as { anonKey: string };
+    const res = await fetch("/auth/v1/logout?scope=global", { method: "POST", headers: { Authorization: `Bearer ${session.access_token}`, apikey: anonKey } });
+    return res.status;
+  });
+  expect(status).toBe(204);
+  await page.getByTestId("bucket-list").getByRole("link", { name: /^downloads/ }).click();
+  await expect(page.getByRole("heading", { name: signInCopy.title })).toBeVisible();
+  await expect(page.getByText(signInCopy.expired)).toBeVisible();
 });

@@ -9,7 +9,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect, type Browser, type CDPSession, type Page } from "@playwright/test";
 import { inboxCopy, mfaCopy, passkeyCopy, accountCopy, signInCopy } from "../app/content/console";
-import { SESSION_STORAGE_KEY } from "../app/admin/client";
+import { SESSION_STORAGE_KEY } from "../app/admin/data/client";
 import { signIn, startStudio, type Studio } from "./staff-console";
 
 let studio: Studio;

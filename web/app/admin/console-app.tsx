@@ -9,20 +9,23 @@
  * (captcha-check.tsx).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { Session, SupabaseClient } from "@supabase/supabase-js";
+import type { Session } from "@supabase/supabase-js";
 import { consoleShell, signInCopy } from "~/content/console";
-import { AuthCard } from "./auth-card";
-import { consoleClient } from "./client";
-import { ConsoleContext, type Console } from "./console-context";
-import { openLiveFeed, type LiveFeed } from "./live";
-import { classify, type Problem } from "./problem";
+import { AuthCard } from "./auth/auth-card";
+import { ReadCache } from "./data/cache";
+import { AUTH_TABLE } from "./data/tables";
+import { consoleClient, type ConsoleClient } from "./data/client";
+import { ConsoleContext, type Console } from "./data/console-context";
+import { openLiveFeed, type LiveFeed } from "./data/live";
+import { problemOf, type Problem } from "./data/problem";
 import { ConsoleShell } from "./shell";
-import { SignIn, rememberEmail, type SignInNotice } from "./sign-in";
-import { LoadingState, ProblemState } from "./states";
-import { useDocumentTitle } from "./document-title";
-import { EnrolFirst, TwoStepCheck } from "./two-step";
-import { PROVIDER_PARAMS, holdLinkRefusal, providerReturn } from "./federated";
-import { ConfirmLink } from "./captcha-check";
+import { SignIn, rememberEmail, type SignInNotice } from "./auth/sign-in";
+import { LoadingState, ProblemState } from "./ui/states";
+import { useDocumentTitle } from "./ui/document-title";
+import { EnrolFirst, TwoStepCheck } from "./auth/two-step";
+import { holdLinkRefusal, providerReturn } from "./auth/federated";
+import { linkToken, withoutLinkToken, type LinkToken } from "./auth/link-token";
+import { ConfirmLink } from "./auth/captcha-check";
 import { captchaSettings } from "~/lib/captcha";
 
 export type Stage =
@@ -33,27 +36,8 @@ export type Stage =
   /** arrived: the console comes after a sign-in or a check in this tab (not a session kept from an earlier visit), so focus goes to its heading. */
   | { name: "ready"; session: Session; arrived?: boolean };
 
-export type LinkToken = { token_hash: string; type: "magiclink" | "email" };
-
-/** linkToken reads the sign-in link's token_hash and type from a query string. */
-export function linkToken(search: string): LinkToken | undefined {
-  const p = new URLSearchParams(search);
-  const token_hash = p.get("token_hash");
-  const type = p.get("type");
-  if (!token_hash || (type !== "magiclink" && type !== "email")) return undefined;
-  return { token_hash, type };
-}
-
-/** withoutLinkToken is the URL without the parameters of a mailed link or of a provider's way back. */
-export function withoutLinkToken(href: string): string {
-  const u = new URL(href);
-  for (const k of ["token_hash", "type", ...PROVIDER_PARAMS]) u.searchParams.delete(k);
-  if (new URLSearchParams(u.hash.slice(1)).has("error")) u.hash = "";
-  return u.pathname + u.search + u.hash;
-}
-
 export default function ConsoleApp() {
-  const [client, setClient] = useState<SupabaseClient>();
+  const [client, setClient] = useState<ConsoleClient>();
   const [configFailed, setConfigFailed] = useState(false);
   const load = useCallback(() => {
     setConfigFailed(false);
@@ -80,7 +64,7 @@ function Starting({ label = consoleShell.loading }: { label?: string }) {
   );
 }
 
-function SignedInGate({ client }: { client: SupabaseClient }) {
+function SignedInGate({ client }: { client: ConsoleClient }) {
   const [stage, setStage] = useState<Stage>({ name: "starting" });
   /** What the screen says while a mailed link or a provider's code is traded for a session. */
   const [signingIn, setSigningIn] = useState(() => {
@@ -128,7 +112,7 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
   const checkSession = useCallback(async () => {
     const { error } = await client.auth.getUser();
     if (!error) return true;
-    if (classify(error).kind !== "session") return true;
+    if (problemOf(error).kind !== "session") return true;
     // getUser has already dropped a session the server says is gone; anything else is dropped here.
     const { data } = await client.auth.getSession();
     if (data.session) await client.auth.signOut({ scope: "local" });
@@ -233,16 +217,28 @@ function SignedInGate({ client }: { client: SupabaseClient }) {
   }
 }
 
-function Ready({ client, session, reportProblem, signOut, arrived }: Omit<Console, "live"> & { arrived: boolean }) {
-  const [live, setLive] = useState<LiveFeed>();
+function Ready({ client, session, reportProblem, signOut, arrived }: Omit<Console, "live" | "cache"> & { arrived: boolean }) {
+  const [data, setData] = useState<{ live: LiveFeed; cache: ReadCache }>();
   const userId = session.user.id;
   useEffect(() => {
     // A channel that fails or is closed by the server may mean the session ended elsewhere: check it.
-    const feed = openLiveFeed(client, () => reportProblem({ kind: "session", message: "" }));
-    setLive(feed);
-    return () => feed.close();
+    const live = openLiveFeed(client, () => reportProblem({ kind: "session", message: "" }));
+    const cache = new ReadCache(reportProblem);
+    const disconnect = cache.connect(live);
+    setData({ live, cache });
+    return () => {
+      disconnect();
+      live.close();
+    };
   }, [client, userId, reportProblem]);
-  const value = useMemo(() => (live ? { client, session, reportProblem, signOut, live } : undefined), [client, session, reportProblem, signOut, live]);
+  // What the auth service answers depends on the session's token (its assurance level): read it again with a new one.
+  const token = useRef(session.access_token);
+  useEffect(() => {
+    if (token.current === session.access_token) return;
+    token.current = session.access_token;
+    data?.cache.invalidate(AUTH_TABLE);
+  }, [data, session.access_token]);
+  const value = useMemo(() => (data ? { client, session, reportProblem, signOut, ...data } : undefined), [client, session, reportProblem, signOut, data]);
   if (!value) return <Starting />;
   return (
     <ConsoleContext.Provider value={value}>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { linkToken, withoutLinkToken } from "./console-app";
-import { replyHref } from "./message-view";
-import { groupSecret, qrImageSrc } from "./totp-enrol";
-import { firstFactor, holdLinkRefusal, providerReturn, signInOptionsOf, takeLinkRefusal } from "./federated";
+import { linkToken, withoutLinkToken } from "./auth/link-token";
+import { replyHref } from "./screens/message-view";
+import { groupSecret, qrImageSrc } from "./auth/totp-enrol";
+import { firstFactor, holdLinkRefusal, providerReturn, signInOptionsOf, takeLinkRefusal } from "./auth/federated";
 import { accountCopy } from "~/content/console";
-import { methodName } from "./sign-in-methods";
+import { methodName } from "./screens/sign-in-methods";
 
 describe("the mailed sign-in link", () => {
   it("reads token_hash and type from the query", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { PAGE_SIZE, clampPage, pageCount, pageRange, shownRange } from "./paging";
-import { ilikeAny, quoteValue } from "./search";
+import { PAGE_SIZE, clampPage, pageCount, pageRange, shownRange } from "./data/paging";
+import { ilikeAny, quoteValue } from "./data/search";
 import { formatDateTime, formatListTime, isoDay } from "./time";
-import { csvFileName } from "./csv";
+import { csvFileName } from "./screens/csv";
 import { INBOX_FILTERS, listSearch, messagePath, parseRoute, readListParams } from "./route";
-import { messageStatus } from "./tables";
+import { messageStatus } from "./data/tables";
 
 describe("paging", () => {
   it.each([

@@ -10,21 +10,22 @@ import { Logo } from "~/components/logo";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { Toaster, toast } from "~/components/ui/toast";
 import { cn } from "~/lib/cn";
-import { AccountScreen } from "./account";
-import { useConsole } from "./console-context";
-import { FilesScreen } from "./files";
-import { InboxScreen } from "./inbox";
-import { LivePaused } from "./list-screen";
-import { useLiveChanges, type Change } from "./live";
-import { MessageScreen } from "./message-view";
-import { openCount } from "./queries";
+import { AccountScreen } from "./screens/account";
+import { useConsole } from "./data/console-context";
+import { FilesScreen } from "./screens/files";
+import { InboxScreen } from "./screens/inbox";
+import { LivePaused } from "./screens/list-screen";
+import type { Change } from "./data/live";
+import { MessageScreen } from "./screens/message-view";
+import { openCount } from "./data/queries";
 import { CONSOLE_ROOT, parseRoute, type Route } from "./route";
-import { useDocumentTitle } from "./document-title";
+import { useDocumentTitle } from "./ui/document-title";
 import { ConsoleLink, useLocation } from "./router";
-import { EmptyState } from "./states";
-import { SubscribersScreen } from "./subscribers";
-import { useRequest } from "./use-request";
-import { WaitlistScreen } from "./waitlist";
+import { EmptyState } from "./ui/states";
+import { SubscribersScreen } from "./screens/subscribers";
+import { useLiveChanges, useRead } from "./data/use-read";
+import { ScreenBoundary } from "./ui/screen-boundary";
+import { WaitlistScreen } from "./screens/waitlist";
 
 /** navScreen is the navigation entry a route belongs to (a message belongs to the inbox). */
 function navScreen(r: Route): string {
@@ -41,17 +42,13 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
   const { client } = useConsole();
   const { pathname } = useLocation();
   const route = parseRoute(pathname);
-  const open = useRequest("open-count", () => openCount(client));
-  const { reload } = open;
+  // Reloaded through the cache when messages change: by this console's writes or by the live feed.
+  const open = useRead({ table: "contact_messages", read: "open-count" }, (signal) => openCount(client).abortSignal(signal));
   useLiveChanges(
     "contact_messages",
-    useCallback(
-      (c: Change) => {
-        reload();
-        if (c.eventType === "INSERT") toast({ title: inboxCopy.newMessage(String((c.new as { name?: unknown }).name ?? "")) });
-      },
-      [reload],
-    ),
+    useCallback((c: Change) => {
+      if (c.eventType === "INSERT") toast({ title: inboxCopy.newMessage(String((c.new as { name?: unknown }).name ?? "")) });
+    }, []),
   );
   // A new screen moves focus to its heading, and so does arriving from the sign-in (not a page load, where focus starts at the top).
   const first = useRef(true);
@@ -112,7 +109,9 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
       </header>
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">
         <LivePaused />
-        <Screen route={route} />
+        <ScreenBoundary key={pathname}>
+          <Screen route={route} />
+        </ScreenBoundary>
       </main>
       <Toaster />
     </div>

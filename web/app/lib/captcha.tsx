@@ -1,6 +1,6 @@
 /**
  * The CAPTCHA widget of the public forms (with the server's --captcha-forms)
- * and of the console's sign-in (with any --captcha-provider; admin/captcha-check.tsx):
+ * and of the console's sign-in (with any --captcha-provider; admin/auth/captcha-check.tsx):
  * the page's head carries <meta name="studio-captcha">, "on" with the
  * widget's provider, site key and script when the server asks for one
  * (internal/site/captcha.go), "off" otherwise. The public forms load the
