@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -95,7 +96,7 @@ func (c *Counter) pageKey(addr netip.Addr, userAgent, path string) uint64 {
 // only its request knows will be needed once it is shown: the site that
 // referred the visitor, or that it was a prefetch.
 func (c *Counter) Served(r *http.Request, addr netip.Addr) {
-	if r.Method != http.MethodGet {
+	if r.Method != http.MethodGet || !isPublicPage(r.URL.Path) {
 		return
 	}
 	source, prefetch := externalSource(r), isPrefetch(r)
@@ -113,17 +114,9 @@ func (c *Counter) Served(r *http.Request, addr netip.Addr) {
 // Seen answers SeenPath, the request a page makes once it is shown, and
 // counts the view.
 func (c *Counter) Seen(w http.ResponseWriter, r *http.Request, addr netip.Addr) {
-	h := w.Header()
-	h.Set("Content-Type", "image/gif")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Length", "43")
-	if r.Method == http.MethodHead {
-		return
-	}
-	_, _ = w.Write(pixel)
-
+	WritePixel(w, r)
 	page, ok := shownPage(r)
-	if !ok {
+	if r.Method != http.MethodGet || !ok {
 		return
 	}
 	ua := r.UserAgent()
@@ -138,6 +131,18 @@ func (c *Counter) Seen(w http.ResponseWriter, r *http.Request, addr netip.Addr) 
 	}
 	c.add(event{at: c.cfg.Now(), path: page.Path, source: served.source,
 		campaign: campaignOf(page.Query()), addr: addr, userAgent: ua})
+}
+
+// WritePixel answers SeenPath: a transparent pixel, never cached, so that
+// a page shown again fetches it again.
+func WritePixel(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "image/gif")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(pixel)))
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(pixel)
+	}
 }
 
 // Converted counts goal, reached by the client at addr.

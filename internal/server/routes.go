@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"studio/internal/analytics"
 	"studio/internal/auth"
 	"studio/internal/realtime"
 	"studio/internal/rest"
@@ -55,7 +56,10 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	mux.Handle("GET "+ConsolePath+"/{path...}", inOneWrite(consoleShell(d.Site)))
 	mux.HandleFunc("GET "+ConsolePath+"/config.json", handleConsoleConfig(anonKeys, d.Logger))
 
-	mux.Handle("/", inOneWrite(d.Site)) // everything else: pages, assets, 404s
+	// A page shown fetches SeenPath (package analytics); its own request
+	// may tell where its visitor came from.
+	mux.HandleFunc("GET "+analytics.SeenPath, handleSeen(d))
+	mux.Handle("/", inOneWrite(servedPages(d))) // everything else: pages, assets, 404s
 }
 
 // handleHealthz answers GET /healthz: the process is up and serving.

@@ -1,0 +1,33 @@
+package server
+
+import (
+	"net/http"
+
+	"studio/internal/analytics"
+)
+
+// handleSeen answers analytics.SeenPath, fetched by every page shown: it
+// counts the view, or, with analytics off, only answers.
+func handleSeen(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if d.Analytics == nil {
+			analytics.WritePixel(w, r)
+			return
+		}
+		d.Analytics.Seen(w, r, clientIP(r, d.Functions.TrustedProxies))
+	}
+}
+
+// servedPages is the site, telling the counter of each page it answers:
+// only such a request knows the site that referred its visitor.
+func servedPages(d Deps) http.Handler {
+	if d.Analytics == nil {
+		return d.Site
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Referer") != "" || r.Header.Get("Sec-Purpose") != "" {
+			d.Analytics.Served(r, clientIP(r, d.Functions.TrustedProxies))
+		}
+		d.Site.ServeHTTP(w, r)
+	})
+}
