@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// SeenPath is the address a shown page fetches (the style of its <body>,
-// Layout.astro), answered by Counter.Seen.
+// SeenPath is the address a shown page fetches (SEEN_RULE in its inline
+// style, web/scripts/critical-css.mjs), answered by Counter.Seen.
 const SeenPath = "/seen"
 
 // pixel is a transparent GIF of one pixel, the answer to SeenPath.

@@ -31,3 +31,18 @@ func servedPages(d Deps) http.Handler {
 		d.Site.ServeHTTP(w, r)
 	})
 }
+
+// countedDownloads is the storage service for the public downloads bucket,
+// counting each template downloaded whole as a goal.
+func countedDownloads(d Deps) http.Handler {
+	if d.Analytics == nil {
+		return d.Storage
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusRecorder{ResponseWriter: w}
+		d.Storage.ServeHTTP(sw, r)
+		if sw.status == http.StatusOK && r.Method == http.MethodGet {
+			d.Analytics.Converted(r, clientIP(r, d.Functions.TrustedProxies), analytics.GoalDownload)
+		}
+	})
+}

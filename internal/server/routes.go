@@ -40,6 +40,7 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	// listed in its addRoutes, as auth's are in its own.
 	if d.Storage != nil {
 		mux.Handle(storage.Prefix+"/", d.Storage)
+		mux.Handle("GET "+DownloadsPath, countedDownloads(d))
 		mux.HandleFunc("GET /downloads/{name}", redirectToDownloads)
 	}
 	// Its live updates (package realtime), realtime-js's websocket.

@@ -14,7 +14,10 @@ const topLimit = 100
 
 // AnalyticsSummary is what the site did from since until until.
 func (s *DB) AnalyticsSummary(ctx context.Context, since, until time.Time) (analytics.Summary, error) {
-	sum := analytics.Summary{Since: since.UTC(), Until: until.UTC()}
+	// Empty lists are [] in JSON, never null.
+	sum := analytics.Summary{Since: since.UTC(), Until: until.UTC(), Pages: []analytics.PageCount{}, EntryPages: []analytics.PageCount{},
+		ExitPages: []analytics.PageCount{}, Sources: []analytics.SourceCount{}, Campaigns: []analytics.CampaignRow{},
+		Browsers: []analytics.Count{}, OSes: []analytics.Count{}, Devices: []analytics.Count{}, Countries: []analytics.Count{}}
 	from, to := since.Unix(), until.Unix()
 	span := []any{from, to}
 	visits := `FROM analytics_visits WHERE started_at >= ? AND started_at < ?`

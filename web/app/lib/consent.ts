@@ -22,7 +22,7 @@ export function writeConsent(storage: Pick<Storage, "setItem"> | undefined, cons
 
 /**
  * The attribute consentScript puts on <html> when a choice is stored, its value the choice: the stylesheet
- * then hides the banner, and a page declined is not counted (lib/seen.ts).
+ * then hides the banner, and a page declined is not counted (scripts/critical-css.mjs, SEEN_RULE).
  */
 export const CONSENT_MADE_ATTRIBUTE = "data-cookie-consent";
 
