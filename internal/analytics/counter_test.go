@@ -82,7 +82,7 @@ func show(t *testing.T, c *running, r *http.Request, addr netip.Addr) {
 
 func summary(t *testing.T, db *store.DB, clk *clock) analytics.Summary {
 	t.Helper()
-	sum, err := db.AnalyticsSummary(context.Background(), clk.Now().Add(-24*time.Hour), clk.Now().Add(time.Hour))
+	sum, err := db.AnalyticsSummary(context.Background(), analytics.Query{Since: clk.Now().Add(-24 * time.Hour), Until: clk.Now().Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
