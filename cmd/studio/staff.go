@@ -311,7 +311,7 @@ func oneEmail(fs *flag.FlagSet, stderr io.Writer) (string, error) {
 		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
 		return "", errUsage
 	}
-	email, err := auth.NormalizeEmail(arg)
+	email, err := staff.NormalizeEmail(arg)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 		return "", errUsage

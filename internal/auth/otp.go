@@ -25,9 +25,9 @@ type otpParams struct {
 	captchaParams
 }
 
-// normalizeEmail is NormalizeEmail with GoTrue's answer to a bad address.
+// normalizeEmail is staff.NormalizeEmail with GoTrue's answer to a bad address.
 func normalizeEmail(s string) (string, *AuthError) {
-	s, err := NormalizeEmail(s)
+	s, err := staff.NormalizeEmail(s)
 	if err != nil {
 		return "", newError(http.StatusBadRequest, codeValidationFailed, "Unable to validate email address: invalid format")
 	}
