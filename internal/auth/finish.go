@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"studio/internal/auth/gotrue"
 	"studio/internal/notify"
 	"studio/internal/staff"
 )
@@ -46,15 +47,15 @@ type federatedPerson struct {
 
 // The refusals of federated sign-in.
 var (
-	errSignupDisabled   = newError(http.StatusUnprocessableEntity, codeSignupDisabled, "Signups not allowed for this instance")
-	errEmailNotVerified = newError(http.StatusUnprocessableEntity, codeProviderEmailNeedsVerification,
+	errSignupDisabled   = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeSignupDisabled, "Signups not allowed for this instance")
+	errEmailNotVerified = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeProviderEmailNeedsVerification,
 		"The provider has not verified this e-mail address: it signs nobody in")
-	errIdentityTaken = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists,
+	errIdentityTaken = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeIdentityAlreadyExists,
 		"Identity is already linked to another user")
-	errIdentityLinked = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists, "Identity is already linked")
+	errIdentityLinked = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeIdentityAlreadyExists, "Identity is already linked")
 	// errProviderUnlinked: the person unlinked the provider; only a link
 	// they make again lets it sign them in.
-	errProviderUnlinked = newError(http.StatusForbidden, codeIdentityNotFound,
+	errProviderUnlinked = gotrue.NewError(http.StatusForbidden, gotrue.CodeIdentityNotFound,
 		"This provider was unlinked from the account: sign in another way and link it again")
 )
 
@@ -69,12 +70,12 @@ const (
 type federatedRefusal struct {
 	reason string // for the log and the audit: signature, expired, audience, not staff…
 	email  string // when known
-	e      *AuthError
+	e      *gotrue.Error
 }
 
 // personRefusal is the refusal of federatedUser's e for email: "not staff"
 // for a sign-in, "link" for the linking of an identity.
-func personRefusal(e *AuthError, email, linkUserID string) *federatedRefusal {
+func personRefusal(e *gotrue.Error, email, linkUserID string) *federatedRefusal {
 	why := "not staff: "
 	if linkUserID != "" {
 		why = "link: "
@@ -141,7 +142,7 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 		CreatedAt: now, UpdatedAt: now, LastSignInAt: &now}
 	audit := s.audit(r, staff.ActionIdentityLinked)
 	audit.Email, audit.Detail = email, p.Provider.Name
-	refused := func(e *AuthError) (staff.User, *federatedRefusal) {
+	refused := func(e *gotrue.Error) (staff.User, *federatedRefusal) {
 		return staff.User{}, personRefusal(e, email, linkUserID)
 	}
 
@@ -242,7 +243,7 @@ func LinkedMail(sender, siteOrigin string, u staff.User, provider staff.Provider
 // finishFlow ends the flow of a federated sign-in at its redirect_to: with
 // an auth code (PKCE) or the session's tokens in the fragment (implicit),
 // or, when e is not nil, with e as GoTrue's error parameters.
-func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, u staff.User, method string, e *AuthError) {
+func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, u staff.User, method string, e *gotrue.Error) {
 	to, err := url.Parse(flow.RedirectTo)
 	if err != nil { // stored by newFlow from an allowed URL
 		to = &url.URL{Path: ConsolePath}
@@ -262,7 +263,7 @@ func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow staff.
 // finishParams puts the outcome of a sign-in of u into to: an auth code in
 // the query for a PKCE flow (its session starts at the exchange), else a
 // new session's tokens in the fragment.
-func (s *Service) finishParams(r *http.Request, to *url.URL, flow staff.FlowState, u staff.User, method string) *AuthError {
+func (s *Service) finishParams(r *http.Request, to *url.URL, flow staff.FlowState, u staff.User, method string) *gotrue.Error {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	now := s.cfg.Now()
@@ -297,12 +298,12 @@ func (s *Service) finishParams(r *http.Request, to *url.URL, flow staff.FlowStat
 
 // setErrorParams puts e into to as GoTrue does: error, error_code and
 // error_description in the query (PKCE) or the fragment (implicit).
-func setErrorParams(to *url.URL, pkce bool, e *AuthError) {
+func setErrorParams(to *url.URL, pkce bool, e *gotrue.Error) {
 	kind := "invalid_request"
 	switch {
 	case e.Status >= 500:
 		kind = "server_error"
-	case e.Code == codeSignupDisabled || e.Code == codeProviderEmailNeedsVerification || e.Code == codeIdentityAlreadyExists ||
+	case e.Code == gotrue.CodeSignupDisabled || e.Code == gotrue.CodeProviderEmailNeedsVerification || e.Code == gotrue.CodeIdentityAlreadyExists ||
 		e.Status == http.StatusForbidden:
 		kind = "access_denied"
 	}

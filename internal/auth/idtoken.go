@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"studio/internal/auth/federated"
-	"studio/internal/staff"
 
 	"github.com/coreos/go-oidc/v3/oidc"
+
+	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
+	"studio/internal/staff"
 )
 
 // idTokenParams is the body of grant_type=id_token: an ID token of an OIDC
@@ -30,18 +32,18 @@ type idTokenParams struct {
 // token, it links the identity to the caller instead.
 func (s *Service) idTokenGrant(w http.ResponseWriter, r *http.Request) {
 	var p idTokenParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	switch {
 	case p.IDToken == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "id_token required"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "id_token required"))
 		return
 	case p.Provider == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "provider required"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "provider required"))
 		return
 	case p.LinkIdentity && r.Header.Get("Authorization") == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Linking requires a valid user access token in Authorization"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Linking requires a valid user access token in Authorization"))
 		return
 	}
 	linkUserID := ""
@@ -51,7 +53,7 @@ func (s *Service) idTokenGrant(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if e := s.mayLink(c); e != nil {
-			writeError(w, r, e)
+			gotrue.WriteError(w, r, e)
 			return
 		}
 		linkUserID = c.user.ID
@@ -62,14 +64,14 @@ func (s *Service) idTokenGrant(w http.ResponseWriter, r *http.Request) {
 	c, e := s.oidcProvider(r.Context(), p.Provider)
 	if e != nil { // not audited: no provider of this service to name
 		s.countSignIn(e.Code)
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	u, refusal := s.idTokenUser(r, c, p, linkUserID)
 	if refusal != nil {
 		s.countSignIn(refusal.e.Code)
 		s.auditRefusal(r, kindOIDCAudit, c.Name, *refusal)
-		writeError(w, r, refusal.e)
+		gotrue.WriteError(w, r, refusal.e)
 		return
 	}
 	s.startSession(w, r, u, MethodOAuth, s.audit(r, staff.ActionLogin))
@@ -84,10 +86,10 @@ func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, li
 	}
 	if (tok.Nonce != "") != (p.Nonce != "") {
 		return staff.User{}, &federatedRefusal{reason: "nonce",
-			e: newError(http.StatusBadRequest, codeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")}
 	}
 	if sum := sha256.Sum256([]byte(p.Nonce)); p.Nonce != "" && !federated.NonceMatches(tok.Nonce, hex.EncodeToString(sum[:])) {
-		return staff.User{}, &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
+		return staff.User{}, &federatedRefusal{reason: "nonce", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Nonces mismatch")}
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
@@ -100,7 +102,7 @@ func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, li
 
 // errIDTokenUsed refuses an ID token that signed in (or was refused past
 // its checks) before.
-var errIDTokenUsed = newError(http.StatusBadRequest, codeValidationFailed, "ID token has already been used")
+var errIDTokenUsed = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "ID token has already been used")
 
 // useIDToken records tok, a verified ID token, as used until it expires, in
 // the store every server shares (the table of used SAML assertions, under

@@ -12,6 +12,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -54,7 +55,7 @@ func (s *Service) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	to, e := s.providerRedirect(r, "")
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -71,7 +72,7 @@ func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if e := s.mayLink(c); e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	if !s.allow(w, r, s.limitOTP) {
@@ -79,7 +80,7 @@ func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
 	}
 	to, e := s.providerRedirect(r, c.user.ID)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -92,9 +93,9 @@ func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
 
 // mayLink refuses to add a way in to a person whose session is below the
 // assurance level they need (aal2 once they have a verified factor).
-func (s *Service) mayLink(c caller) *AuthError {
+func (s *Service) mayLink(c caller) *gotrue.Error {
 	if s.requiredAAL(c.user) == staff.AAL2 && c.session.AAL != staff.AAL2 {
-		return newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 session is required to link an identity: verify your second factor first")
+		return gotrue.NewError(http.StatusForbidden, gotrue.CodeInsufficientAAL, "AAL2 session is required to link an identity: verify your second factor first")
 	}
 	return nil
 }
@@ -102,13 +103,13 @@ func (s *Service) mayLink(c caller) *AuthError {
 // providerRedirect starts a flow at the provider the request names and
 // returns the URL of the provider's authorization request. linkUserID,
 // when set, is the person the identity is linked to.
-func (s *Service) providerRedirect(r *http.Request, linkUserID string) (string, *AuthError) {
+func (s *Service) providerRedirect(r *http.Request, linkUserID string) (string, *gotrue.Error) {
 	q := r.URL.Query()
 	c, e := s.oidcProvider(r.Context(), q.Get("provider"))
 	if e != nil {
 		return "", e
 	}
-	method, e := pkceMethod(q.Get("code_challenge"), q.Get("code_challenge_method"))
+	method, e := gotrue.PKCEMethod(q.Get("code_challenge"), q.Get("code_challenge_method"))
 	if e != nil {
 		return "", e
 	}
@@ -145,13 +146,13 @@ func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, api.MaxBodyBytes)
 	if err := r.ParseForm(); err != nil {
 		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
-			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback could not be read"))
+			gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback could not be read"))
 		return
 	}
 	state := r.Form.Get("state")
 	if state == "" {
 		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
-			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth state parameter missing"))
+			gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth state parameter missing"))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
@@ -160,10 +161,10 @@ func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, staff.ErrNotFound):
 		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
-			newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state not found or expired"))
+			gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthState, "OAuth state not found or expired"))
 		return
 	case errors.Is(err, staff.ErrFlowStateExpired):
-		expired := federatedRefusal{reason: "state expired", e: newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state has expired")}
+		expired := federatedRefusal{reason: "state expired", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthState, "OAuth state has expired")}
 		s.auditRefusal(r, kindOIDCAudit, flow.Provider, expired)
 		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth, expired.e)
 		return
@@ -197,30 +198,30 @@ func (s *Service) providerSignIn(r *http.Request, flow staff.FlowState, params u
 			why = refusal
 		}
 		return staff.User{}, &federatedRefusal{reason: "provider refused: " + truncate(refusal, 64),
-			e: newError(http.StatusForbidden, codeBadOAuthCallback, "The provider refused the sign-in: %s", why)}
+			e: gotrue.NewError(http.StatusForbidden, gotrue.CodeBadOAuthCallback, "The provider refused the sign-in: %s", why)}
 	}
 	code := params.Get("code")
 	if code == "" {
-		return staff.User{}, &federatedRefusal{reason: "no code", e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")}
+		return staff.User{}, &federatedRefusal{reason: "no code", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback with missing authorization code")}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), federated.ProviderTimeout)
 	defer cancel()
 	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(federated.ProviderContext(ctx, c.cfg.Issuer), code, oauth2.VerifierOption(flow.ProviderVerifier))
 	if err != nil {
 		s.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
-		return staff.User{}, &federatedRefusal{reason: "code exchange", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
+		return staff.User{}, &federatedRefusal{reason: "code exchange", e: gotrue.NewError(http.StatusBadGateway, gotrue.CodeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
-		return staff.User{}, &federatedRefusal{reason: "no id token", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
+		return staff.User{}, &federatedRefusal{reason: "no id token", e: gotrue.NewError(http.StatusBadGateway, gotrue.CodeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
 	}
 	idt, claims, refusal := s.verifyIDToken(ctx, c, raw, tok.AccessToken)
 	if refusal == nil && !federated.NonceMatches(idt.Nonce, flow.RequestID) {
-		refusal = &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
+		refusal = &federatedRefusal{reason: "nonce", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Nonces mismatch")}
 	}
 	if refusal != nil {
 		if refusal.e.Status != http.StatusBadGateway { // the provider failing stays so
-			refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
+			refusal.e = gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
 		}
 		return staff.User{}, refusal
 	}

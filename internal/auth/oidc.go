@@ -13,6 +13,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -32,20 +33,20 @@ type oidcClient struct {
 }
 
 // errUnknownProvider is GoTrue's answer to a provider= it does not know.
-func errUnknownProvider(name string) *AuthError {
-	return newError(http.StatusBadRequest, codeValidationFailed, "Unsupported provider: provider %s could not be found", name)
+func errUnknownProvider(name string) *gotrue.Error {
+	return gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unsupported provider: provider %s could not be found", name)
 }
 
 // errProviderUnreachable answers a provider that could not be read.
-func errProviderUnreachable(name string) *AuthError {
-	return newError(http.StatusBadGateway, codeUnexpectedFailure, "The provider %s could not be reached, please try again later", name)
+func errProviderUnreachable(name string) *gotrue.Error {
+	return gotrue.NewError(http.StatusBadGateway, gotrue.CodeUnexpectedFailure, "The provider %s could not be reached, please try again later", name)
 }
 
 // oidcProvider returns the OIDC provider of that name: 400 for none, 502
 // when its discovery fails.
-func (s *Service) oidcProvider(ctx context.Context, name string) (oidcClient, *AuthError) {
+func (s *Service) oidcProvider(ctx context.Context, name string) (oidcClient, *gotrue.Error) {
 	if name == "" {
-		return oidcClient{}, newError(http.StatusBadRequest, codeValidationFailed, "Unsupported provider: missing provider")
+		return oidcClient{}, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unsupported provider: missing provider")
 	}
 	sctx, cancel := context.WithTimeout(ctx, api.StoreTimeout)
 	p, err := s.store.FindProvider(sctx, name)
@@ -83,10 +84,10 @@ func (c oidcClient) responseIssuerRefusal(params url.Values) *federatedRefusal {
 		return nil
 	case !sent:
 		return &federatedRefusal{reason: "response issuer missing",
-			e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback without the issuer of the provider %s", c.Name)}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback without the issuer of the provider %s", c.Name)}
 	case len(iss) != 1 || iss[0] != c.Issuer:
 		return &federatedRefusal{reason: "response issuer",
-			e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback from an issuer other than the provider %s", c.Name)}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback from an issuer other than the provider %s", c.Name)}
 	}
 	return nil
 }
@@ -113,7 +114,7 @@ func (c oidcClient) scopes(requested string) []string {
 
 // errBadIDToken is GoTrue's refusal of an ID token that does not verify
 // (the detail is logged, not told).
-var errBadIDToken = newError(http.StatusBadRequest, codeValidationFailed, "Bad ID token")
+var errBadIDToken = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Bad ID token")
 
 // verifyIDToken verifies raw, an ID token of c: signed with one of its keys
 // (JWKS), issued by its issuer, not expired, for its client id (aud), with
@@ -139,10 +140,10 @@ func (s *Service) verifyIDToken(ctx context.Context, c oidcClient, raw, accessTo
 	}
 	if !slices.Contains(tok.Audience, c.cfg.ClientID) {
 		return nil, claims, &federatedRefusal{reason: "audience",
-			e: newError(http.StatusBadRequest, codeValidationFailed, "Unacceptable audience in id_token: %v", tok.Audience)}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unacceptable audience in id_token: %v", tok.Audience)}
 	}
 	if err := tok.Claims(&claims); err != nil || claims.Subject == "" {
-		return nil, claims, &federatedRefusal{reason: "no subject", e: newError(http.StatusBadRequest, codeValidationFailed, "Missing sub claim in id_token")}
+		return nil, claims, &federatedRefusal{reason: "no subject", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Missing sub claim in id_token")}
 	}
 	return tok, claims, nil
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"studio/internal/auth/federated"
-	"studio/internal/staff"
 	"time"
+
+	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
+	"studio/internal/staff"
 )
 
 // The assertion consumer service: where the IdP's browser POST brings the
@@ -18,17 +20,17 @@ const maxSAMLResponseBytes = 1 << 20
 // The refusals of the ACS, with GoTrue's codes and messages where it has
 // them.
 var (
-	errSAMLIdPInitiated = newError(http.StatusBadRequest, codeValidationFailed,
+	errSAMLIdPInitiated = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed,
 		"Sign-ins started at the identity provider are not accepted: start with Single sign-on on the sign-in page")
-	errSAMLBadForm = newError(http.StatusBadRequest, codeValidationFailed,
+	errSAMLBadForm = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed,
 		"The SAML response must come by the HTTP-POST binding, with SAMLResponse and RelayState")
-	errSAMLRelayStateNotFound = newError(http.StatusNotFound, codeSAMLRelayStateNotFound, "SAML RelayState does not exist, try logging in again?")
-	errSAMLRelayStateExpired  = newError(http.StatusUnprocessableEntity, codeSAMLRelayStateExpired, "SAML RelayState has expired. Try logging in again?")
-	errSAMLIdPNotFound        = newError(http.StatusNotFound, codeSAMLIdPNotFound, "A SAML connection has not been established with this Identity Provider")
-	errSAMLInvalid            = newError(http.StatusBadRequest, codeValidationFailed, "SAML Assertion is not valid")
-	errSAMLNoUserID           = newError(http.StatusBadRequest, codeSAMLAssertionNoUserID,
+	errSAMLRelayStateNotFound = gotrue.NewError(http.StatusNotFound, gotrue.CodeSAMLRelayStateNotFound, "SAML RelayState does not exist, try logging in again?")
+	errSAMLRelayStateExpired  = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeSAMLRelayStateExpired, "SAML RelayState has expired. Try logging in again?")
+	errSAMLIdPNotFound        = gotrue.NewError(http.StatusNotFound, gotrue.CodeSAMLIdPNotFound, "A SAML connection has not been established with this Identity Provider")
+	errSAMLInvalid            = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "SAML Assertion is not valid")
+	errSAMLNoUserID           = gotrue.NewError(http.StatusBadRequest, gotrue.CodeSAMLAssertionNoUserID,
 		"SAML Assertion did not contain a persistent Subject Identifier attribute or Subject NameID uniquely identifying this user")
-	errSAMLNoEmail = newError(http.StatusBadRequest, codeSAMLAssertionNoEmail, "SAML Assertion does not contain an email address")
+	errSAMLNoEmail = gotrue.NewError(http.StatusBadRequest, gotrue.CodeSAMLAssertionNoEmail, "SAML Assertion does not contain an email address")
 )
 
 // handleSAMLACS handles POST /sso/saml/acs. The response must answer the

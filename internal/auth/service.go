@@ -2,10 +2,7 @@ package auth
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,6 +14,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
 	"studio/internal/captcha"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
@@ -248,7 +246,7 @@ const (
 // --allowed-origins pass.
 func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 	if !s.cors.Preflight(w, r) {
-		writeError(w, r, newError(http.StatusForbidden, codeValidationFailed, "Origin not allowed"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusForbidden, gotrue.CodeValidationFailed, "Origin not allowed"))
 	}
 }
 
@@ -268,14 +266,14 @@ var notOffered = map[string]string{
 // clear 404 for GoTrue's endpoints that are not offered, 404 otherwise.
 func (s *Service) handleOther(w http.ResponseWriter, r *http.Request) {
 	if slices.Contains(knownPaths, r.URL.Path) {
-		writeError(w, r, newError(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method %s is not allowed on %s", r.Method, r.URL.Path))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusMethodNotAllowed, gotrue.CodeMethodNotAllowed, "Method %s is not allowed on %s", r.Method, r.URL.Path))
 		return
 	}
 	if why, ok := notOffered[r.URL.Path]; ok {
-		writeError(w, r, newError(http.StatusNotFound, codeNotFound, "%s", why))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeNotFound, "%s", why))
 		return
 	}
-	writeError(w, r, newError(http.StatusNotFound, codeNotFound, "No such endpoint"))
+	gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeNotFound, "No such endpoint"))
 }
 
 // signingKeys returns the keys, reading them from the store on first use
@@ -362,35 +360,6 @@ func (s *Service) SigningKeysReady(ctx context.Context) error {
 	return err
 }
 
-// decode reads the JSON body of r into v: 413 when too large, 400 bad_json
-// when it is not JSON of v's shape.
-func decode(w http.ResponseWriter, r *http.Request, v any) *AuthError {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return newError(http.StatusRequestEntityTooLarge, codeRequestTooLarge, "Request body too large (max %d bytes)", api.MaxBodyBytes)
-		}
-		return newError(http.StatusBadRequest, codeBadJSON, "Could not read the request body")
-	}
-	if len(strings.TrimSpace(string(body))) == 0 {
-		body = []byte("{}")
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return newError(http.StatusBadRequest, codeBadJSON, "Could not parse request body as JSON: %v", err)
-	}
-	return nil
-}
-
-// decodeBody is decode that answers the error itself: false when it did.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	if e := decode(w, r, v); e != nil {
-		writeError(w, r, e)
-		return false
-	}
-	return true
-}
-
 // countSignIn tells Config.SignIn the result of an attempt to sign in.
 func (s *Service) countSignIn(result string) {
 	if s.cfg.SignIn != nil {
@@ -419,14 +388,14 @@ func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim namedLimit) 
 		s.cfg.RateLimited(lim.name)
 	}
 	api.SetRetryAfter(w, retry)
-	writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit, "Request rate limit reached"))
+	gotrue.WriteError(w, r, gotrue.NewError(http.StatusTooManyRequests, gotrue.CodeOverRequestRateLimit, "Request rate limit reached"))
 	return false
 }
 
 // failed answers an error of op the handler did not expect (most often the
-// store's) by its kind: logged, and answered with kindError.
+// store's) by its kind: logged, and answered with gotrue.KindError.
 func (s *Service) failed(w http.ResponseWriter, r *http.Request, op string, err error) {
-	writeError(w, r, s.storeFailure(op, err, "path", r.URL.Path))
+	gotrue.WriteError(w, r, s.storeFailure(op, err, "path", r.URL.Path))
 }
 
 func (s *Service) audit(r *http.Request, action string) staff.AuditEntry {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -21,27 +22,27 @@ type ssoParams struct {
 	SkipHTTPRedirect    *bool  `json:"skip_http_redirect"`
 	CodeChallenge       string `json:"code_challenge"`
 	CodeChallengeMethod string `json:"code_challenge_method"`
-	captchaParams
+	gotrue.CaptchaParams
 }
 
 // validate checks that exactly one of provider_id and domain is given, with
 // GoTrue's messages.
-func (p ssoParams) validate() *AuthError {
+func (p ssoParams) validate() *gotrue.Error {
 	switch {
 	case p.ProviderID != "" && p.Domain != "":
-		return newError(http.StatusBadRequest, codeValidationFailed, "Only one of provider_id or domain supported")
+		return gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Only one of provider_id or domain supported")
 	case p.ProviderID == "" && p.Domain == "":
-		return newError(http.StatusBadRequest, codeValidationFailed, "A provider_id or domain needs to be provided")
+		return gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "A provider_id or domain needs to be provided")
 	case p.ProviderID != "" && uuid.Validate(p.ProviderID) != nil:
 		// GoTrue's body has a UUID there, so this fails as its JSON does.
-		return newError(http.StatusBadRequest, codeBadJSON, "Could not parse request body as JSON: provider_id is not a UUID")
+		return gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadJSON, "Could not parse request body as JSON: provider_id is not a UUID")
 	}
 	return nil
 }
 
 var (
-	errNoSSOProvider       = newError(http.StatusNotFound, codeSSOProviderNotFound, "No such SSO provider")
-	errNoSSOProviderDomain = newError(http.StatusNotFound, codeSSOProviderNotFound, "No SSO provider assigned for this domain")
+	errNoSSOProvider       = gotrue.NewError(http.StatusNotFound, gotrue.CodeSSOProviderNotFound, "No such SSO provider")
+	errNoSSOProviderDomain = gotrue.NewError(http.StatusNotFound, gotrue.CodeSSOProviderNotFound, "No SSO provider assigned for this domain")
 )
 
 // handleSSO handles POST /sso: it starts a SAML sign-in at the provider of
@@ -51,11 +52,11 @@ var (
 // the flow's state, and the flow keeps its ID for InResponseTo.
 func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 	var p ssoParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	if e := p.validate(); e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	if !s.allow(w, r, s.limitSSO) {
@@ -82,15 +83,15 @@ func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case errors.Is(err, staff.ErrNotFound):
-		writeError(w, r, notFound)
+		gotrue.WriteError(w, r, notFound)
 		return
 	case err != nil:
 		s.failed(w, r, "find SSO provider", err)
 		return
 	}
-	method, e := pkceMethod(p.CodeChallenge, p.CodeChallengeMethod)
+	method, e := gotrue.PKCEMethod(p.CodeChallenge, p.CodeChallengeMethod)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 
