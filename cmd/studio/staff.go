@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/site"
 	"studio/internal/staff"
 	"studio/internal/store"
@@ -201,7 +202,7 @@ var staffLinkCommand = func() command {
 				Data: map[string]any{"sub": subject}, CreatedAt: now, UpdatedAt: now}
 			audit := cliAudit(staff.ActionIdentityLinked, u)
 			audit.Detail = p.Name
-			err = db.SaveIdentity(ctx, id, &staff.Link{Mail: auth.LinkedMail(sender, siteURL, u, p, subject)}, audit)
+			err = db.SaveIdentity(ctx, id, &staff.Link{Mail: federated.LinkedMail(sender, siteURL, u, p, subject)}, audit)
 			if errors.Is(err, staff.ErrExists) {
 				return fmt.Errorf("%s at %s is already another member of staff's identity", subject, p.Label())
 			}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 
+	"studio/internal/auth/federated"
 	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
@@ -85,7 +86,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	method := "magiclink"
-	if purpose == MethodSSO || purpose == MethodOAuth { // the code of a federated sign-in (finish.go)
+	if purpose == federated.MethodSSO || purpose == federated.MethodOAuth { // the code of a federated sign-in
 		method = purpose
 	}
 	s.startSession(w, r, u, method, audit)

@@ -114,7 +114,7 @@ type Service struct {
 	limitOTP, limitVerify, limitToken namedLimit
 	limitSSO                          namedLimit // POST /sso and the SAML ACS
 
-	spKey spKey // the SAML service provider's key, once read
+	federated *federated.Handlers // SAML, OpenID Connect and OAuth sign-in (federatedhost.go)
 
 	keysMu         sync.Mutex
 	keys           *Keys
@@ -125,8 +125,6 @@ type Service struct {
 	skippedLogged  map[string]bool // kids of the unreadable keys logged
 
 	verified tokenCache
-	oidc     federated.Discoveries // the OIDC providers' discovery (oidc.go)
-	samlMeta federated.SAMLFetches // when each SAML provider's metadata was last fetched again (samlrefresh.go)
 
 	background      sync.WaitGroup // mailCode's work after the answer
 	backgroundSlots chan struct{}  // at most MaxBackground of it at once
@@ -190,6 +188,8 @@ func New(st staff.Store, cfg Config) *Service {
 			AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute},
 		backgroundSlots: make(chan struct{}, MaxBackground),
 	}
+	s.federated = federated.New(st, federated.Config{Issuer: s.issuer, SiteOrigin: cfg.SiteOrigin, MailFrom: cfg.MailFrom,
+		SecretKey: cfg.MFAKey, Now: cfg.Now, Logger: cfg.Logger}, federatedHost{s})
 	s.mux = http.NewServeMux()
 	s.addRoutes(s.mux)
 	return s
@@ -216,14 +216,8 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /factors/{id}/challenge", s.handleChallenge)
 	mux.HandleFunc("POST /factors/{id}/verify", s.handleFactorVerify)
 	mux.HandleFunc("DELETE /factors/{id}", s.handleUnenroll)
-	mux.HandleFunc("GET /authorize", s.handleAuthorize)
-	mux.HandleFunc("GET "+CallbackPath, s.handleCallback)
-	mux.HandleFunc("POST "+CallbackPath, s.handleCallback)
-	mux.HandleFunc("GET /user/identities/authorize", s.handleLinkIdentity)
 	mux.HandleFunc("DELETE /user/identities/{id}", s.handleUnlinkIdentity)
-	mux.HandleFunc("POST /sso", s.handleSSO)
-	mux.HandleFunc("GET "+SAMLMetadataPath, s.handleSAMLMetadata)
-	mux.HandleFunc("POST "+SAMLACSPath, s.handleSAMLACS)
+	s.federated.AddRoutes(mux)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
 }
@@ -251,9 +245,8 @@ func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 }
 
 // knownPaths are the paths of routes, for the 405 answers.
-var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/reauthenticate", "/logout", "/factors", "/sso", SAMLMetadataPath, SAMLACSPath,
-	"/authorize", CallbackPath, "/user/identities/authorize"}
+var knownPaths = append([]string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
+	"/token", "/user", "/reauthenticate", "/logout", "/factors"}, federated.Paths...)
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{

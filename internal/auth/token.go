@@ -10,7 +10,7 @@ import (
 )
 
 // handleToken handles POST /auth/v1/token?grant_type=…: refresh_token, pkce
-// (pkce.go) and id_token (idtoken.go); the others answer why not.
+// (pkce.go) and id_token (package federated); the others answer why not.
 func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
 	switch grant := r.URL.Query().Get("grant_type"); grant {
 	case "refresh_token":
@@ -20,7 +20,7 @@ func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
 	case "pkce":
 		s.pkceGrant(w, r)
 	case "id_token":
-		s.idTokenGrant(w, r) // idtoken.go
+		s.federated.IDTokenGrant(w, r)
 	default:
 		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeInvalidCredentials, "unsupported_grant_type"))
 	}

@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"errors"
@@ -50,7 +50,7 @@ var (
 // skip_http_redirect (what supabase-js asks for), else a 303 to it. The
 // AuthnRequest goes by the HTTP-Redirect binding, signed; its RelayState is
 // the flow's state, and the flow keeps its ID for InResponseTo.
-func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
+func (h *Handlers) handleSSO(w http.ResponseWriter, r *http.Request) {
 	var p ssoParams
 	if !gotrue.DecodeBody(w, r, &p) {
 		return
@@ -59,10 +59,10 @@ func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 		gotrue.WriteError(w, r, e)
 		return
 	}
-	if !s.allow(w, r, s.limitSSO) {
+	if !h.host.Allow(w, r, LimitSSO) {
 		return
 	}
-	if !s.checkCaptcha(w, r, p.Security.CaptchaToken) { // before anything is looked up or stored
+	if !h.host.CheckCaptcha(w, r, p.Security.CaptchaToken) { // before anything is looked up or stored
 		return
 	}
 
@@ -73,20 +73,20 @@ func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 	notFound := errNoSSOProvider
 	if p.ProviderID != "" {
 		id := uuid.MustParse(p.ProviderID).String() // validated
-		provider, err = s.store.FindProvider(ctx, id)
+		provider, err = h.store.FindProvider(ctx, id)
 		if err == nil && (provider.Kind != staff.KindSAML || provider.ID != id) {
 			err = staff.ErrNotFound
 		}
 	} else {
 		notFound = errNoSSOProviderDomain
-		provider, err = s.store.FindSSOProviderByDomain(ctx, strings.ToLower(strings.TrimSpace(p.Domain)))
+		provider, err = h.store.FindSSOProviderByDomain(ctx, strings.ToLower(strings.TrimSpace(p.Domain)))
 	}
 	switch {
 	case errors.Is(err, staff.ErrNotFound):
 		gotrue.WriteError(w, r, notFound)
 		return
 	case err != nil:
-		s.failed(w, r, "find SSO provider", err)
+		h.failed(w, r, "find SSO provider", err)
 		return
 	}
 	method, e := gotrue.PKCEMethod(p.CodeChallenge, p.CodeChallengeMethod)
@@ -95,29 +95,29 @@ func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	config, idp, err := s.samlSettings(r.Context(), provider)
+	config, idp, err := h.samlSettings(r.Context(), provider)
 	if err != nil {
-		s.failed(w, r, "SAML provider", err)
+		h.failed(w, r, "SAML provider", err)
 		return
 	}
-	sp, err := s.serviceProvider(ctx, idp, config.NameIDFormat, s.cfg.Now())
+	sp, err := h.serviceProvider(ctx, idp, config.NameIDFormat, h.cfg.Now())
 	if err != nil {
-		s.failed(w, r, "SAML service provider", err)
+		h.failed(w, r, "SAML service provider", err)
 		return
 	}
 	request, err := sp.MakeAuthenticationRequest(sp.GetSSOBindingLocation(saml.HTTPRedirectBinding), saml.HTTPRedirectBinding, saml.HTTPPostBinding)
 	if err != nil {
-		s.failed(w, r, "SAML AuthnRequest", err)
+		h.failed(w, r, "SAML AuthnRequest", err)
 		return
 	}
-	state, err := s.newFlow(ctx, provider.Name, p.RedirectTo, p.CodeChallenge, method, request.ID, "", "")
+	state, err := h.newFlow(ctx, provider.Name, p.RedirectTo, p.CodeChallenge, method, request.ID, "", "")
 	if err != nil {
-		s.failed(w, r, "create flow state", err)
+		h.failed(w, r, "create flow state", err)
 		return
 	}
 	to, err := request.Redirect(state, sp)
 	if err != nil {
-		s.failed(w, r, "SAML redirect", err)
+		h.failed(w, r, "SAML redirect", err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

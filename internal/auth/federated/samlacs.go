@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"studio/internal/auth/federated"
 	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
@@ -41,47 +40,47 @@ var (
 // to staff (federatedUser) and the browser goes back to the flow's
 // redirect_to with the session or the error; never with a token on a
 // refusal.
-func (s *Service) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
-	if !s.allow(w, r, s.limitSSO) {
+func (h *Handlers) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
+	if !h.host.Allow(w, r, LimitSSO) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxSAMLResponseBytes)
 	if err := r.ParseForm(); err != nil || r.PostForm.Get("SAMLResponse") == "" || r.Form.Has("SAMLart") {
-		s.refuseFlow(w, r, s.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "form", e: errSAMLBadForm})
+		h.refuseFlow(w, r, h.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "form", e: errSAMLBadForm})
 		return
 	}
 	relayState := r.PostForm.Get("RelayState")
 	if relayState == "" {
-		s.refuseFlow(w, r, s.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "idp-initiated", e: errSAMLIdPInitiated})
+		h.refuseFlow(w, r, h.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "idp-initiated", e: errSAMLIdPInitiated})
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	now := s.cfg.Now()
-	flow, err := s.store.ConsumeFlowState(ctx, staff.StateHash(relayState), now)
+	now := h.cfg.Now()
+	flow, err := h.store.ConsumeFlowState(ctx, staff.StateHash(relayState), now)
 	switch {
 	case errors.Is(err, staff.ErrNotFound):
-		s.refuseFlow(w, r, s.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state not found", e: errSAMLRelayStateNotFound})
+		h.refuseFlow(w, r, h.consoleFlow(), kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state not found", e: errSAMLRelayStateNotFound})
 		return
 	case errors.Is(err, staff.ErrFlowStateExpired):
-		s.refuseFlow(w, r, flow, kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state expired", e: errSAMLRelayStateExpired})
+		h.refuseFlow(w, r, flow, kindSAMLAudit, MethodSSO, federatedRefusal{reason: "relay state expired", e: errSAMLRelayStateExpired})
 		return
 	case err != nil:
-		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodSSO, s.storeFailure("consume flow state", err))
+		h.finishFlow(w, r, h.consoleFlow(), staff.User{}, MethodSSO, h.storeFailure("consume flow state", err))
 		return
 	}
-	u, refusal := s.samlSignIn(ctx, r, flow, now)
+	u, refusal := h.samlSignIn(ctx, r, flow, now)
 	if refusal != nil {
-		s.refuseFlow(w, r, flow, kindSAMLAudit, MethodSSO, *refusal)
+		h.refuseFlow(w, r, flow, kindSAMLAudit, MethodSSO, *refusal)
 		return
 	}
-	s.finishFlow(w, r, flow, u, MethodSSO, nil)
+	h.finishFlow(w, r, flow, u, MethodSSO, nil)
 }
 
 // samlSignIn checks the SAML response of r for flow and returns the member
 // of staff it signs in.
-func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow staff.FlowState, now time.Time) (staff.User, *federatedRefusal) {
-	provider, err := s.store.FindProvider(ctx, flow.Provider)
+func (h *Handlers) samlSignIn(ctx context.Context, r *http.Request, flow staff.FlowState, now time.Time) (staff.User, *federatedRefusal) {
+	provider, err := h.store.FindProvider(ctx, flow.Provider)
 	if err == nil && provider.Kind != staff.KindSAML {
 		err = staff.ErrNotFound
 	}
@@ -89,37 +88,37 @@ func (s *Service) samlSignIn(ctx context.Context, r *http.Request, flow staff.Fl
 	case errors.Is(err, staff.ErrNotFound): // removed since the sign-in started
 		return staff.User{}, &federatedRefusal{reason: "provider removed", e: errSAMLIdPNotFound}
 	case err != nil:
-		return staff.User{}, &federatedRefusal{reason: "store", e: s.storeFailure("find provider", err)}
+		return staff.User{}, &federatedRefusal{reason: "store", e: h.storeFailure("find provider", err)}
 	}
-	config, idp, err := s.samlSettings(r.Context(), provider)
+	config, idp, err := h.samlSettings(r.Context(), provider)
 	if err != nil {
-		return staff.User{}, &federatedRefusal{reason: "metadata", e: s.storeFailure("SAML provider", err)}
+		return staff.User{}, &federatedRefusal{reason: "metadata", e: h.storeFailure("SAML provider", err)}
 	}
-	sp, err := s.serviceProvider(ctx, idp, config.NameIDFormat, now)
+	sp, err := h.serviceProvider(ctx, idp, config.NameIDFormat, now)
 	if err != nil {
-		return staff.User{}, &federatedRefusal{reason: "store", e: s.storeFailure("SAML service provider", err)}
+		return staff.User{}, &federatedRefusal{reason: "store", e: h.storeFailure("SAML service provider", err)}
 	}
-	guard := &assertionGuard{ctx: ctx, store: s.store, issuer: idp.EntityID, now: now}
+	guard := &assertionGuard{ctx: ctx, store: h.store, issuer: idp.EntityID, now: now}
 	sp.ReplayCache = guard
 	assertion, err := sp.ParseResponse(r, []string{flow.RequestID})
 	switch {
 	case guard.failed != nil:
-		return staff.User{}, &federatedRefusal{reason: "store", e: s.storeFailure("use SAML assertion", guard.failed)}
+		return staff.User{}, &federatedRefusal{reason: "store", e: h.storeFailure("use SAML assertion", guard.failed)}
 	case err != nil:
-		return staff.User{}, &federatedRefusal{reason: federated.SAMLRefusalReason(err), e: errSAMLInvalid}
+		return staff.User{}, &federatedRefusal{reason: SAMLRefusalReason(err), e: errSAMLInvalid}
 	}
-	subject := federated.SAMLSubject(assertion)
+	subject := SAMLSubject(assertion)
 	if subject == "" {
 		return staff.User{}, &federatedRefusal{reason: "no subject", e: errSAMLNoUserID}
 	}
-	email := federated.SAMLEmail(assertion)
+	email := SAMLEmail(assertion)
 	if email == "" {
 		return staff.User{}, &federatedRefusal{reason: "no e-mail", e: errSAMLNoEmail}
 	}
 	// The IdP's address counts as verified, as GoTrue has it; it signs in
 	// only someone of the provider's domains (federatedUser).
-	return s.federatedUser(ctx, r, federatedPerson{Provider: provider, Subject: subject, Email: email, EmailVerified: true,
-		Data: federated.SAMLClaims(assertion, idp.EntityID, subject, email), Method: MethodSSO}, flow.LinkUserID)
+	return h.federatedUser(ctx, r, federatedPerson{Provider: provider, Subject: subject, Email: email, EmailVerified: true,
+		Data: SAMLClaims(assertion, idp.EntityID, subject, email), Method: MethodSSO}, flow.LinkUserID)
 }
 
 // assertionGuard is crewjam's replay cache on the store: an assertion's ID
