@@ -16,14 +16,17 @@ type federatedHost struct{ s *Service }
 
 var _ federated.Host = federatedHost{}
 
+// Allow counts a start at a provider as a request to /otp, the id_token
+// grant as one to /verify, and SSO against the service's own limit.
 func (h federatedHost) Allow(w http.ResponseWriter, r *http.Request, limit federated.Limit) bool {
 	switch limit {
 	case federated.LimitVerify:
 		return h.s.allow(w, r, h.s.limitVerify)
 	case federated.LimitSSO:
 		return h.s.allow(w, r, h.s.limitSSO)
+	default: // federated.LimitStart
+		return h.s.allow(w, r, h.s.limitOTP)
 	}
-	return h.s.allow(w, r, h.s.limitOTP)
 }
 
 func (h federatedHost) CheckCaptcha(w http.ResponseWriter, r *http.Request, token string) bool {
