@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"studio/internal/api"
 	"studio/internal/redirect"
 )
 
@@ -324,7 +325,7 @@ func serve(w http.ResponseWriter, r *http.Request, f *file, status int) {
 		}
 	}
 	h := w.Header()
-	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), rep.etag) {
+	if status == http.StatusOK && api.ETagMatches(r.Header.Get("If-None-Match"), rep.etag) {
 		copyHeader(h, rep.notModified)
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -387,19 +388,6 @@ func qualityOf(params string) float64 {
 		}
 	}
 	return 1
-}
-
-// etagMatches applies the weak comparison of If-None-Match (RFC 9110 §13.1.2).
-func etagMatches(header, etag string) bool {
-	for rest := header; rest != ""; {
-		var candidate string
-		candidate, rest, _ = strings.Cut(rest, ",")
-		candidate = strings.TrimSpace(candidate)
-		if candidate == "*" || strings.TrimPrefix(candidate, "W/") == etag {
-			return true
-		}
-	}
-	return false
 }
 
 var contentTypes = map[string]string{
