@@ -24,7 +24,7 @@ type action func(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer
 
 func commands() []command {
 	return []command{serveCommand, messagesListCommand, waitlistListCommand, subscribersListCommand,
-		staffAddCommand, staffListCommand, staffRemoveCommand, staffSignInCodeCommand, staffResetMFACommand, staffLinkCommand, staffUnlockCommand, ssoAddCommand, ssoListCommand, ssoRemoveCommand, oauthAddCommand, oauthListCommand, oauthRemoveCommand, keysPrintAnonCommand, keysRotateCommand, keysSealCommand, keysUnsealCommand, keysDropUnreadableCommand, auditListCommand, storageLsCommand, storagePutCommand, storageGetCommand, storageRmCommand, backupCommand, restoreCommand, healthcheckCommand}
+		staffAddCommand, staffListCommand, staffRemoveCommand, staffSignInCodeCommand, staffResetMFACommand, staffLinkCommand, staffUnlockCommand, ssoAddCommand, ssoListCommand, ssoRemoveCommand, oauthAddCommand, oauthListCommand, oauthRemoveCommand, keysPrintAnonCommand, keysRotateCommand, keysSealCommand, keysUnsealCommand, keysDropUnreadableCommand, auditListCommand, analyticsSummaryCommand, storageLsCommand, storagePutCommand, storageGetCommand, storageRmCommand, backupCommand, restoreCommand, healthcheckCommand}
 }
 
 // errUsage marks a usage error already reported to the user.

@@ -62,6 +62,7 @@ var serveCommand = command{
 		envString(fs, &cfg.storageURL, "storage-url", "STUDIO_STORAGE_URL", "", "where /storage/v1 keeps the bytes of files: empty for the directory storage in --data, or s3://BUCKET?endpoint=…&region=… for an S3-compatible service that several servers share", env)
 		cfg.secrets = secretKeyFlags(fs, env)
 		cfg.signIn = bindSignInFlags(fs, env)
+		cfg.analytics = bindAnalyticsFlags(fs, env)
 		envString(fs, &cfg.mfaChallengeExpiry, "mfa-challenge-expiry", "STUDIO_MFA_CHALLENGE_EXPIRY", "5m", "how long an MFA challenge (TOTP or passkey) may be verified", env)
 		envString(fs, &cfg.sessionTimebox, "session-timebox", "STUDIO_SESSION_TIMEBOX", "168h", "a staff session ends this long after its sign-in, or off", env)
 		envString(fs, &cfg.sessionInactivity, "session-inactivity-timeout", "STUDIO_SESSION_INACTIVITY_TIMEOUT", "24h", "a staff session not refreshed for this long ends, or off", env)
@@ -111,7 +112,8 @@ type serveConfig struct {
 	realtimeMaxChannels int
 	realtimeMaxBindings int
 
-	signIn *signInFlags // phone codes and the CAPTCHA
+	signIn    *signInFlags // phone codes and the CAPTCHA
+	analytics *analyticsFlags
 }
 
 // storeFlags binds the flags that choose the store, shared by every command
@@ -161,6 +163,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		if limit.value < 1 {
 			return fmt.Errorf("%s %d: want at least 1", limit.flag, limit.value)
 		}
+	}
+	if err := cfg.analytics.check(); err != nil {
+		return err
 	}
 	notifyCfg := contact.Notify{To: splitList(cfg.notifyTo), From: cfg.notifyFrom}
 	if notifyCfg.From == "" && len(notifyCfg.To) > 0 {
@@ -281,6 +286,13 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	go func() { defer close(counted); files.CountDownloads(counting, 5*time.Second) }()
 	defer func() { stopCounting(); <-counted }() // the last counts, before the store closes
 	defer authSvc.Wait()                         // codes being mailed after their answer
+	counter := cfg.analytics.counter(db, origin, logger)
+	if counter != nil {
+		countingViews, stopViews := context.WithCancel(context.Background())
+		viewsDone := make(chan struct{})
+		go func() { defer close(viewsDone); counter.Run(countingViews) }()
+		defer func() { stopViews(); <-viewsDone }() // the last views, before the store closes
+	}
 	live := realtime.New(db, db.Changes(), authSvc, realtime.Config{
 		Feed: db, AllowedOrigins: authCfg.AllowedOrigins, SessionCheck: sessionCheck, Logger: logger,
 		Connected: meters.RealtimeConnected, Limited: meters.RealtimeLimited,
@@ -307,11 +319,12 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			BucketsUnreachable: unreachable,
 			Captcha:            cfg.signIn.formsCaptcha(authCfg.Captcha),
 		},
-		Auth:     authSvc,
-		Rest:     rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),
-		Realtime: live,
-		Storage:  files,
-		Metrics:  meters,
+		Auth:      authSvc,
+		Rest:      rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger, Analytics: counter != nil}),
+		Realtime:  live,
+		Storage:   files,
+		Metrics:   meters,
+		Analytics: counter,
 		// What /readyz asks (ready.go).
 		ReadyChecks: readyChecks(db, authSvc, s),
 	})

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"studio/internal/analytics"
 	"studio/internal/api"
 	"studio/internal/fault"
 	"studio/internal/form"
@@ -26,6 +27,8 @@ type function[T any] struct {
 	// run does the function's work with the store, within
 	// api.StoreTimeout, and returns how to answer.
 	run func(ctx context.Context, in T) (result, error)
+	// goal is the conversion a success counts (package analytics).
+	goal analytics.Goal
 }
 
 // result is a function's success: its JSON answer, the page a form post is
@@ -62,6 +65,9 @@ func serve[T any](f *functions, w http.ResponseWriter, r *http.Request, fn funct
 		return
 	}
 	c.spam = res.spam
+	if !res.spam && f.analytics != nil {
+		f.analytics.Converted(r, clientIP(r, f.cfg.TrustedProxies), fn.goal)
+	}
 	c.succeed(res.answer, res.location)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/analytics"
 	"studio/internal/contact"
 	"studio/internal/form"
 )
@@ -35,7 +36,7 @@ type contactAccepted struct {
 // spam.
 func (f *functions) handleContactSubmit(w http.ResponseWriter, r *http.Request) {
 	serve(f, w, r, function[contact.Submission]{
-		name: "submit-contact", problems: contactProblems, decode: decodeContact, run: f.submitContact,
+		name: "submit-contact", problems: contactProblems, decode: decodeContact, run: f.submitContact, goal: analytics.GoalContact,
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"studio/internal/analytics"
 	"studio/internal/captcha"
 	"studio/internal/contact"
 	"studio/internal/cors"
@@ -72,6 +73,8 @@ type functions struct {
 	limits  map[string]ratelimit.Allower // by function name
 	metrics *metrics.Metrics
 	cors    cors.Policy
+	// analytics counts a success as its function's goal; nil when off.
+	analytics *analytics.Counter
 }
 
 // corsAllowHeaders are the request headers a cross-origin caller may send:
@@ -80,7 +83,7 @@ type functions struct {
 const corsAllowHeaders = "authorization, apikey, content-type, x-client-info, x-region, idempotency-key"
 
 func newFunctions(d Deps) *functions {
-	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]ratelimit.Allower{},
+	f := &functions{contact: d.Contact, signup: d.Signup, cfg: d.Functions, logger: d.Logger, limits: map[string]ratelimit.Allower{}, analytics: d.Analytics,
 		metrics: d.Metrics, cors: cors.Policy{
 			Origins: d.Functions.AllowedOrigins, AllowMethods: "POST, OPTIONS", AllowHeaders: corsAllowHeaders, MaxAge: 10 * time.Minute,
 		}}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"studio/internal/analytics"
 	"studio/internal/auth"
 	"studio/internal/realtime"
 	"studio/internal/rest"
@@ -39,6 +40,7 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	// listed in its addRoutes, as auth's are in its own.
 	if d.Storage != nil {
 		mux.Handle(storage.Prefix+"/", d.Storage)
+		mux.Handle("GET "+DownloadsPath, countedDownloads(d))
 		mux.HandleFunc("GET /downloads/{name}", redirectToDownloads)
 	}
 	// Its live updates (package realtime), realtime-js's websocket.
@@ -55,7 +57,14 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	mux.Handle("GET "+ConsolePath+"/{path...}", inOneWrite(consoleShell(d.Site)))
 	mux.HandleFunc("GET "+ConsolePath+"/config.json", handleConsoleConfig(anonKeys, d.Logger))
 
-	mux.Handle("/", inOneWrite(d.Site)) // everything else: pages, assets, 404s
+	// A page shown fetches SeenPath (package analytics); its own request
+	// may tell where its visitor came from.
+	mux.HandleFunc("GET "+analytics.SeenPath, handleSeen(d))
+	// The site's links to its scheduling page and demo, counted as goals.
+	mux.HandleFunc("GET "+analytics.OutboundPath+"{name}", func(w http.ResponseWriter, r *http.Request) {
+		analytics.FollowOutbound(d.Analytics, w, r, r.PathValue("name"), clientIP(r, d.Functions.TrustedProxies))
+	})
+	mux.Handle("/", inOneWrite(servedPages(d))) // everything else: pages, assets, 404s
 }
 
 // handleHealthz answers GET /healthz: the process is up and serving.

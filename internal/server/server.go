@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"time"
 
+	"studio/internal/analytics"
 	"studio/internal/auth"
 	"studio/internal/contact"
 	"studio/internal/metrics"
@@ -48,6 +49,9 @@ type Deps struct {
 	// Storage is the files service at /storage/v1 (package storage); none
 	// when nil.
 	Storage http.Handler
+	// Analytics counts the pages shown and the goals reached (package
+	// analytics); nothing is counted when nil (--analytics off).
+	Analytics *analytics.Counter
 	// Metrics counts requests and submissions; kept but not served when nil.
 	Metrics *metrics.Metrics
 	// ReadyChecks are the parts GET /readyz asks (the store, the change

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"studio/internal/analytics"
 	"studio/internal/form"
 	"studio/internal/signup"
 )
@@ -27,7 +28,7 @@ type signedUp struct {
 // /products/{productId}/joined.
 func (f *functions) handleWaitlistJoin(w http.ResponseWriter, r *http.Request) {
 	serve(f, w, r, function[signup.WaitlistEntry]{
-		name: "join-waitlist", problems: waitlistProblems, decode: fieldsOnly(signup.DecodeWaitlist), run: f.joinWaitlist,
+		name: "join-waitlist", problems: waitlistProblems, decode: fieldsOnly(signup.DecodeWaitlist), run: f.joinWaitlist, goal: analytics.GoalWaitlist,
 	})
 }
 
@@ -36,7 +37,7 @@ func (f *functions) handleWaitlistJoin(w http.ResponseWriter, r *http.Request) {
 // post is sent on to /resources/subscribed.
 func (f *functions) handleNewsletterSubscribe(w http.ResponseWriter, r *http.Request) {
 	serve(f, w, r, function[signup.Subscriber]{
-		name: "subscribe-newsletter", problems: newsletterProblems, decode: fieldsOnly(signup.DecodeNewsletter), run: f.subscribeNewsletter,
+		name: "subscribe-newsletter", problems: newsletterProblems, decode: fieldsOnly(signup.DecodeNewsletter), run: f.subscribeNewsletter, goal: analytics.GoalNewsletter,
 	})
 }
 

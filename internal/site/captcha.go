@@ -56,7 +56,8 @@ func widenPolicy(policy string, origins []string) string {
 		return policy
 	}
 	extra := " " + strings.Join(origins, " ")
-	directives := strings.Split(policy, "; ")
+	// connect-src is not in Policy (default-src covers it) until widened.
+	directives := append(strings.Split(policy, "; "), "connect-src 'self'")
 	for i, d := range directives {
 		for _, name := range []string{"script-src", "style-src", "connect-src"} {
 			if strings.HasPrefix(d, name+" ") {

@@ -30,6 +30,7 @@ func TestStore(t *testing.T) {
 			t.Run("committed inserts are published as changes", func(t *testing.T) { testChanges(t, engine) })
 			t.Run("acme cache: get, put, replace, delete", func(t *testing.T) { testACMECache(t, engine) })
 			t.Run("rate buckets are shared by the servers of one store", func(t *testing.T) { testRateBuckets(t, engine) })
+			t.Run("analytics: salts, visits, summary, pruning", func(t *testing.T) { testAnalytics(t, engine) })
 		})
 	}
 }

@@ -44,6 +44,19 @@ export const DEFERRED =
   "main>:not(link,script,template)~:not([data-first-screen]),main>:not(link,script,template)~astro-island:not([data-first-screen])>*,body>footer:not([data-first-screen]),body>astro-island>:not([data-cookie-banner])";
 export const HIDE_DEFERRED = `${DEFERRED}{display:none}`;
 
+/**
+ * How a page shown is counted, with no script and no cookie (docs/analytics.md,
+ * decision 0026): the rendered page lays out an empty box whose background is
+ * SEEN_PATH (Go's analytics.SeenPath, which TestEveryPageCountsItsView holds
+ * to this), and the server counts the page that its request names as
+ * referrer. A prefetched page never shown fetches nothing; nor does a visitor
+ * who declined cookies (lib/consent.ts marks <html> with the choice before
+ * the first paint). In the page's inline style, never in app.css: a
+ * stylesheet's rule would send the stylesheet as referrer.
+ */
+export const SEEN_PATH = "/seen";
+export const SEEN_RULE = `:not([data-cookie-consent=declined])>body::after{content:"";position:fixed;background:url(${SEEN_PATH})}`;
+
 /** Pseudo-classes of a visitor's action: their rules wait for the stylesheet. */
 const ACTION_STATE = /:(?:hover|focus|focus-visible|focus-within|active|visited|checked|disabled)\b/;
 
@@ -285,7 +298,7 @@ export function criticalCssPages(root) {
     if (css === undefined) throw new Error("beasties inlined no CSS");
     const script = /<script>([\s\S]*?)<\/script>/;
     if (!script.test(html.slice(0, html.indexOf("</head>")))) throw new Error("no inline script in the head to load the stylesheets");
-    const head = `<style>${criticalRules(css)}${HIDE_DEFERRED}</style><noscript>${links.map((m) => m[0]).join("")}</noscript>`;
+    const head = `<style>${criticalRules(css)}${HIDE_DEFERRED}${SEEN_RULE}</style><noscript>${links.map((m) => m[0]).join("")}</noscript>`;
     let placed = false;
     return html
       .replace(script, (_, code) => `<script>${code};\n${loadAfterFirstPaint(links.map((m) => m[1]))}</script>`)

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import postcss from "postcss";
-import { DEFERRED, HIDE_DEFERRED, criticalCssPages, criticalRules, markFirstScreen, frameClasses, unwrapLeadingPseudo, withFirstScreenEnd } from "./critical-css.mjs";
+import { DEFERRED, HIDE_DEFERRED, SEEN_RULE, criticalCssPages, criticalRules, markFirstScreen, frameClasses, unwrapLeadingPseudo, withFirstScreenEnd } from "./critical-css.mjs";
 
 describe("markFirstScreen", () => {
   test("marks the header, main's first element after its links, those marked data-first-screen, a footer so marked, and the cookie banner", () => {
@@ -101,7 +101,8 @@ describe("criticalCssPages", () => {
     expect(style).not.toContain(".foot");
     // The head's consent script marks <html> before the first paint: the banner stays hidden for one who chose.
     expect(style).toContain("[data-cookie-consent] [data-cookie-banner]{display:none}");
-    expect(style.endsWith(HIDE_DEFERRED)).toBe(true);
+    // Then what hides the rest until the stylesheet comes, and the rule that counts the page shown.
+    expect(style.endsWith(HIDE_DEFERRED + SEEN_RULE)).toBe(true);
     expect(out).toContain(`<noscript><link rel="stylesheet" href="/site.css"></noscript>`);
     expect(out.replace(/<noscript>[\s\S]*?<\/noscript>/, "")).not.toContain(`<link rel="stylesheet"`);
     const script = out.match(/<script>([^<]*)<\/script>/)[1];

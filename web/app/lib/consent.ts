@@ -20,7 +20,10 @@ export function writeConsent(storage: Pick<Storage, "setItem"> | undefined, cons
   }
 }
 
-/** The attribute consentScript puts on <html> when a choice is stored: the stylesheet then hides the banner. */
+/**
+ * The attribute consentScript puts on <html> when a choice is stored, its value the choice: the stylesheet
+ * then hides the banner, and a page declined is not counted (scripts/critical-css.mjs, SEEN_RULE).
+ */
 export const CONSENT_MADE_ATTRIBUTE = "data-cookie-consent";
 
 /**
@@ -28,4 +31,4 @@ export const CONSENT_MADE_ATTRIBUTE = "data-cookie-consent";
  * prerendered page, and a visitor who has already chosen must never see it
  * (the banner's island hydrates only when used). readConsent in a few bytes.
  */
-export const consentScript = `(function(){try{var v=localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)});if(v==="accepted"||v==="declined")document.documentElement.setAttribute(${JSON.stringify(CONSENT_MADE_ATTRIBUTE)},"")}catch(_){}})()`;
+export const consentScript = `(function(){try{var v=localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)});if(v==="accepted"||v==="declined")document.documentElement.setAttribute(${JSON.stringify(CONSENT_MADE_ATTRIBUTE)},v)}catch(_){}})()`;
