@@ -3,7 +3,7 @@
  * open messages) and the theme toggle, the screen of the current URL, and
  * the toasts. New contact messages are announced on every screen.
  */
-import { useCallback, useEffect, useRef } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
 import { ExternalLink } from "lucide-react";
 import { consoleNav, consoleShell, inboxCopy, openCountLabel } from "~/content/console";
 import { Logo } from "~/components/logo";
@@ -21,11 +21,14 @@ import { openCount } from "./data/queries";
 import { CONSOLE_ROOT, parseRoute, type Route } from "./route";
 import { useDocumentTitle } from "./ui/document-title";
 import { ConsoleLink, useLocation } from "./router";
-import { EmptyState } from "./ui/states";
+import { EmptyState, LoadingState } from "./ui/states";
 import { SubscribersScreen } from "./screens/subscribers";
 import { useLiveChanges, useRead } from "./data/use-read";
 import { ScreenBoundary } from "./ui/screen-boundary";
 import { WaitlistScreen } from "./screens/waitlist";
+
+/** The analytics screen, with its chart library, loads when it is opened: /admin's first load does not carry it. */
+const AnalyticsScreen = lazy(() => import("./screens/analytics").then((m) => ({ default: m.AnalyticsScreen })));
 
 /** navScreen is the navigation entry a route belongs to (a message belongs to the inbox). */
 function navScreen(r: Route): string {
@@ -128,6 +131,12 @@ function Screen({ route }: { route: Route }) {
       return <WaitlistScreen />;
     case "subscribers":
       return <SubscribersScreen />;
+    case "analytics":
+      return (
+        <Suspense fallback={<LoadingState />}>
+          <AnalyticsScreen />
+        </Suspense>
+      );
     case "account":
       return <AccountScreen />;
     case "files":
