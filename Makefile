@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-idp test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster audit clean
+.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-idp test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-analytics audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -119,7 +119,12 @@ dev: build
 	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
 
 ## bench: benchmarks, not tests
-bench: bench-static bench-storage bench-functions bench-auth bench-console bench-cluster
+bench: bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-analytics
+
+# What counting costs the pages (on against off), and the views one instance
+# accepts a second without dropping any (bench/analytics.sh).
+bench-analytics: build
+	bash bench/analytics.sh
 
 # wrk against bin/studio and nginx serving the same files.
 bench-static: build

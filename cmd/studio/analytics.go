@@ -85,7 +85,7 @@ var analyticsSummaryCommand = command{
 				return errUsage
 			}
 			return withStore(ctx, *cfg, func(db *store.DB) error {
-				sum, err := db.AnalyticsSummary(ctx, now.Add(-back), now.Add(-forward))
+				sum, err := db.AnalyticsSummary(ctx, analytics.Query{Since: now.Add(-back), Until: now.Add(-forward)})
 				if err != nil {
 					return err
 				}

@@ -17,7 +17,7 @@ import (
 )
 
 // The oauth commands manage the OpenID Connect providers staff may sign in
-// with (package auth, oidc.go).
+// with (package auth/federated, oidc.go).
 
 // stdin is what --client-secret-file - reads (a variable for the tests).
 var stdin io.Reader = os.Stdin

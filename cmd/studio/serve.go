@@ -311,7 +311,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 			Captcha:            cfg.signIn.formsCaptcha(authCfg.Captcha),
 		},
 		Auth:      authSvc,
-		Rest:      rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger}),
+		Rest:      rest.New(db, authSvc, rest.Config{AllowedOrigins: authCfg.AllowedOrigins, Logger: logger, Analytics: counter != nil}),
 		Realtime:  live,
 		Storage:   files,
 		Metrics:   meters,

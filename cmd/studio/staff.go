@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/auth"
+	"studio/internal/auth/federated"
 	"studio/internal/site"
 	"studio/internal/staff"
 	"studio/internal/store"
@@ -201,7 +202,7 @@ var staffLinkCommand = func() command {
 				Data: map[string]any{"sub": subject}, CreatedAt: now, UpdatedAt: now}
 			audit := cliAudit(staff.ActionIdentityLinked, u)
 			audit.Detail = p.Name
-			err = db.SaveIdentity(ctx, id, &staff.Link{Mail: auth.LinkedMail(sender, siteURL, u, p, subject)}, audit)
+			err = db.SaveIdentity(ctx, id, &staff.Link{Mail: federated.LinkedMail(sender, siteURL, u, p, subject)}, audit)
 			if errors.Is(err, staff.ErrExists) {
 				return fmt.Errorf("%s at %s is already another member of staff's identity", subject, p.Label())
 			}
@@ -311,7 +312,7 @@ func oneEmail(fs *flag.FlagSet, stderr io.Writer) (string, error) {
 		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
 		return "", errUsage
 	}
-	email, err := auth.NormalizeEmail(arg)
+	email, err := staff.NormalizeEmail(arg)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 		return "", errUsage

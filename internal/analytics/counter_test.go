@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -82,7 +83,7 @@ func show(t *testing.T, c *running, r *http.Request, addr netip.Addr) {
 
 func summary(t *testing.T, db *store.DB, clk *clock) analytics.Summary {
 	t.Helper()
-	sum, err := db.AnalyticsSummary(context.Background(), clk.Now().Add(-24*time.Hour), clk.Now().Add(time.Hour))
+	sum, err := db.AnalyticsSummary(context.Background(), analytics.Query{Since: clk.Now().Add(-24 * time.Hour), Until: clk.Now().Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,9 +169,21 @@ func TestCountsPagesShown(t *testing.T) {
 				t.Errorf("entry pages %+v; want / among them", sum.EntryPages)
 			}
 
-			// Nothing that names a visitor is in the store's files.
+			// Nothing that names a visitor is in the store's files, or in a
+			// dump of PostgreSQL.
+			secrets := []string{ada.String(), bo.String(), firefox, iphone, "Firefox/128.0", "Version/17.0"}
 			if cfg.DataDir != "" {
-				assertNotStored(t, cfg.DataDir, ada.String(), bo.String(), firefox, iphone, "Firefox/128.0")
+				assertNotStored(t, cfg.DataDir, secrets...)
+			} else {
+				dump := pgDump(t, cfg.DatabaseURL)
+				for _, s := range secrets {
+					if bytes.Contains(dump, []byte(s)) {
+						t.Errorf("pg_dump holds %q", s)
+					}
+				}
+				if !bytes.Contains(dump, []byte("/products/aurion")) {
+					t.Error("pg_dump holds no view: is it the store's dump?")
+				}
 			}
 		})
 	}
@@ -242,4 +255,18 @@ func TestFullBufferDrops(t *testing.T) {
 	if sum.Views != 2 || sum.NotCounted.Dropped != 3 {
 		t.Errorf("views %d, dropped %d; want 2 and 3", sum.Views, sum.NotCounted.Dropped)
 	}
+}
+
+// pgDump is a dump of the PostgreSQL database at dsn.
+func pgDump(t *testing.T, dsn string) []byte {
+	t.Helper()
+	dumps, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_dump")
+	if len(dumps) == 0 {
+		t.Fatal("no pg_dump in /usr/lib/postgresql/*/bin")
+	}
+	out, err := exec.Command(dumps[len(dumps)-1], "--no-owner", dsn).Output()
+	if err != nil {
+		t.Fatalf("pg_dump: %v", err)
+	}
+	return out
 }

@@ -79,6 +79,9 @@ type Batch struct {
 	// NotCounted tallies requests not counted, by the UTC day (2006-01-02)
 	// and reason.
 	NotCounted map[DayReason]int64
+	// At is when the batch was made: the time analytics_live is touched
+	// with, which tells the console the counts changed.
+	At time.Time
 }
 
 // DayReason keys the tally of requests not counted.

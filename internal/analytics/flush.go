@@ -49,10 +49,11 @@ func (c *Counter) Run(ctx context.Context) {
 // the user agent parser (built on first need, ~90 ms, so not at start) and
 // a batch the store refused, tried again at the next flush.
 type flusher struct {
-	salts  map[string][]byte
-	parser *useragent.Parser
-	retry  *Batch
-	tries  int
+	salts   map[string][]byte
+	parser  *useragent.Parser
+	retry   *Batch
+	tries   int
+	written time.Time // the last write
 }
 
 // maxTries is how many flushes a batch the store refuses is tried in;
@@ -88,9 +89,10 @@ func (c *Counter) flush(ctx context.Context, f *flusher) {
 			drained = true
 		}
 	}
-	if len(b.Views) == 0 && len(b.Conversions) == 0 && len(b.NotCounted) == 0 {
-		return
+	if len(b.Views) == 0 && len(b.Conversions) == 0 && len(b.NotCounted) == 0 && now.Sub(f.written) < time.Minute {
+		return // nothing to write, and visitors now was told of less than a minute ago
 	}
+	b.At = now
 	if err := c.store.WriteAnalytics(ctx, *b); err != nil {
 		f.tries++
 		if f.tries < maxTries {
@@ -101,7 +103,7 @@ func (c *Counter) flush(ctx context.Context, f *flusher) {
 			"views", len(b.Views), "conversions", len(b.Conversions))
 		c.dropped.Add(int64(len(b.Views) + len(b.Conversions)))
 	}
-	f.retry, f.tries = nil, 0
+	f.retry, f.tries, f.written = nil, 0, now
 }
 
 // take turns e into a view or conversion of b, or a tally of a bot.

@@ -1,13 +1,80 @@
 package analytics
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
+
+// Query asks for a summary: a period, the step of its series, and filters.
+type Query struct {
+	Since, Until time.Time
+	Interval     Interval
+	Filters      Filters
+	Now          time.Time // for visitors now; time.Now when zero
+}
+
+// Interval is the step of a summary's series.
+type Interval string
+
+const (
+	Hour Interval = "hour"
+	Day  Interval = "day"
+)
+
+// Step is the interval's length.
+func (i Interval) Step() time.Duration {
+	if i == Day {
+		return 24 * time.Hour
+	}
+	return time.Hour
+}
+
+// Filters narrow a summary to the visits with these values; an empty value
+// is no filter. Path keeps the visits that viewed the page, and of their
+// views those of the page.
+type Filters struct {
+	Path        string `json:"path,omitempty"`
+	EntryPage   string `json:"entry_page,omitempty"`
+	ExitPage    string `json:"exit_page,omitempty"`
+	Source      string `json:"source,omitempty"` // Direct: none
+	UTMSource   string `json:"utm_source,omitempty"`
+	UTMMedium   string `json:"utm_medium,omitempty"`
+	UTMCampaign string `json:"utm_campaign,omitempty"`
+	Browser     string `json:"browser,omitempty"`
+	OS          string `json:"os,omitempty"`
+	Device      string `json:"device,omitempty"`
+	Country     string `json:"country,omitempty"`
+}
+
+// MaxPeriod is the longest period a summary covers.
+const MaxPeriod = 400 * 24 * time.Hour
+
+// Check reports what is wrong with q, in words for the caller.
+func (q Query) Check() error {
+	switch {
+	case q.Since.IsZero() || q.Until.IsZero():
+		return fmt.Errorf("since and until are required")
+	case !q.Until.After(q.Since):
+		return fmt.Errorf("until must be after since")
+	case q.Until.Sub(q.Since) > MaxPeriod:
+		return fmt.Errorf("the period may be at most 400 days")
+	case q.Interval != Hour && q.Interval != Day:
+		return fmt.Errorf("interval must be hour or day")
+	case q.Interval == Hour && q.Until.Sub(q.Since) > 31*24*time.Hour:
+		return fmt.Errorf("an hourly series may cover at most 31 days")
+	}
+	return nil
+}
 
 // Summary is what the site did over a period: the JSON of
 // "studio analytics summary --format json" (the README shows it) and of the
 // console's analytics screen.
 type Summary struct {
+	Enabled       bool          `json:"enabled"` // false when the server counts nothing (--analytics off)
 	Since         time.Time     `json:"since"`
 	Until         time.Time     `json:"until"`
+	Interval      Interval      `json:"interval"`
+	VisitorsNow   int64         `json:"visitors_now"` // the last 5 minutes, whatever the period and filters
 	Visitors      int64         `json:"visitors"`
 	Visits        int64         `json:"visits"`
 	Views         int64         `json:"views"`
@@ -25,6 +92,27 @@ type Summary struct {
 	Countries     []Count       `json:"countries"`
 	Conversions   []GoalCount   `json:"conversions"`
 	NotCounted    NotCounted    `json:"not_counted"`
+	Series        []Point       `json:"series"`
+	Previous      Totals        `json:"previous"` // the period of the same length just before
+}
+
+// Point is one step of a series.
+type Point struct {
+	At       time.Time `json:"at"`
+	Visitors int64     `json:"visitors"`
+	Views    int64     `json:"views"`
+}
+
+// Totals are a period's headline numbers and series.
+type Totals struct {
+	Since         time.Time `json:"since"`
+	Until         time.Time `json:"until"`
+	Visitors      int64     `json:"visitors"`
+	Visits        int64     `json:"visits"`
+	Views         int64     `json:"views"`
+	BounceRate    float64   `json:"bounce_rate"`
+	VisitDuration float64   `json:"visit_duration"`
+	Series        []Point   `json:"series"`
 }
 
 // PageCount is a page's views and visitors (for entry and exit pages, the

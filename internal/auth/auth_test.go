@@ -180,45 +180,6 @@ func bearer(session map[string]any) []string {
 
 func sqlite() storetest.Engine { return storetest.Engines()[0] }
 
-// TestErrorFormat: the error shape follows X-Supabase-Api-Version, and
-// x-sb-error-code is always set.
-func TestErrorFormat(t *testing.T) {
-	f := newFixture(t, sqlite())
-	tests := []struct {
-		name       string
-		version    string
-		want       map[string]any
-		wantEchoed string
-	}{
-		{"no header", "", map[string]any{"code": 400.0, "error_code": "validation_failed", "msg": "Verify requires a verification type"}, ""},
-		{"older date", "2023-12-31", map[string]any{"code": 400.0, "error_code": "validation_failed", "msg": "Verify requires a verification type"}, ""},
-		{"not a date", "latest", map[string]any{"code": 400.0, "error_code": "validation_failed", "msg": "Verify requires a verification type"}, ""},
-		{"2024-01-01", "2024-01-01", map[string]any{"code": "validation_failed", "message": "Verify requires a verification type"}, "2024-01-01"},
-		{"later date", "2025-06-30", map[string]any{"code": "validation_failed", "message": "Verify requires a verification type"}, "2024-01-01"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var h []string
-			if tt.version != "" {
-				h = []string{"X-Supabase-Api-Version", tt.version}
-			}
-			r := f.do("POST", "/auth/v1/verify", `{}`, h...)
-			if r.status != 400 {
-				t.Fatalf("status = %d", r.status)
-			}
-			if diff := cmp.Diff(tt.want, r.body); diff != "" {
-				t.Errorf("body (-want +got):\n%s", diff)
-			}
-			if got := r.header.Get("x-sb-error-code"); got != "validation_failed" {
-				t.Errorf("x-sb-error-code = %q", got)
-			}
-			if got := r.header.Get("X-Supabase-Api-Version"); got != tt.wantEchoed {
-				t.Errorf("X-Supabase-Api-Version = %q, want %q", got, tt.wantEchoed)
-			}
-		})
-	}
-}
-
 // TestBadRequests: every bad input gets GoTrue's 4xx and error code.
 func TestBadRequests(t *testing.T) {
 	f := newFixture(t, sqlite())

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
+
+	"studio/internal/auth/gotrue"
 	"studio/internal/fault"
 	"studio/internal/staff"
-	"time"
 )
 
 var _ staff.Gate = (*Service)(nil)
@@ -27,9 +29,9 @@ func (s *Service) Authorize(ctx context.Context, token string) (staff.Member, er
 }
 
 // gateRefusal is checkToken's refusal as the gate says it.
-func gateRefusal(e *AuthError) error {
+func gateRefusal(e *gotrue.Error) error {
 	switch {
-	case e.Code == CodeSessionNotFound || e.Code == CodeUserNotFound:
+	case e.Code == gotrue.CodeSessionNotFound || e.Code == gotrue.CodeUserNotFound:
 		return staff.ErrSessionEnded
 	case e.Status == http.StatusServiceUnavailable:
 		return fault.WithRetryAfter(fault.Mark(fault.Unavailable, e), e.RetryAfter())
@@ -63,7 +65,7 @@ func (s *Service) sessionLimit(sess staff.Session) error {
 }
 
 // checkToken verifies token and finds its session and user.
-func (s *Service) checkToken(ctx context.Context, token string) (caller, *AuthError) {
+func (s *Service) checkToken(ctx context.Context, token string) (caller, *gotrue.Error) {
 	var c caller
 	claims, e := s.parseAccessToken(ctx, token)
 	if e != nil {
@@ -75,11 +77,11 @@ func (s *Service) checkToken(ctx context.Context, token string) (caller, *AuthEr
 	switch {
 	case errors.Is(err, staff.ErrSessionNotFound) || (err == nil && c.session.UserID != claims.Subject):
 		// A removed user's sessions are removed with them.
-		return c, newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
+		return c, gotrue.NewError(http.StatusForbidden, gotrue.CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
 		return c, s.storeFailure("find session", err)
 	case s.sessionLimit(c.session) != nil:
-		return c, newError(http.StatusForbidden, codeSessionExpired, "Session is no longer valid")
+		return c, gotrue.NewError(http.StatusForbidden, gotrue.CodeSessionExpired, "Session is no longer valid")
 	}
 	return c, nil
 }

@@ -4,19 +4,9 @@ import (
 	"net/http"
 	"strings"
 
+	"studio/internal/auth/gotrue"
 	"studio/internal/captcha"
 )
-
-// captchaParams is the part of a body where the official client puts
-// options.captchaToken; the bodies of /otp, /verify, /recover, /resend and
-// /sso embed it.
-type captchaParams struct {
-	Security struct {
-		CaptchaToken string `json:"captcha_token"`
-	} `json:"gotrue_meta_security"`
-}
-
-const codeCaptchaFailed = "captcha_failed"
 
 // checkCaptcha verifies token with the CAPTCHA provider when one is
 // configured (Config.Captcha; with none, it returns true at once). A missing
@@ -33,12 +23,12 @@ func (s *Service) checkCaptcha(w http.ResponseWriter, r *http.Request, token str
 	case err == nil:
 		return true
 	case captcha.IsRefusal(err):
-		s.countSignIn(codeCaptchaFailed)
-		writeError(w, r, newError(http.StatusBadRequest, codeCaptchaFailed, "captcha protection: request disallowed (%s)",
+		s.countSignIn(gotrue.CodeCaptchaFailed)
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeCaptchaFailed, "captcha protection: request disallowed (%s)",
 			strings.TrimPrefix(err.Error(), "captcha token rejected: ")))
 	default:
 		s.cfg.Logger.Warn("auth: captcha verification failed", "err", err)
-		writeError(w, r, newError(http.StatusInternalServerError, codeUnexpectedFailure, "captcha verification process failed"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusInternalServerError, gotrue.CodeUnexpectedFailure, "captcha verification process failed"))
 	}
 	return false
 }

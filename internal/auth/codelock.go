@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/notify"
 	"studio/internal/staff"
 )
@@ -52,6 +53,6 @@ func (s *Service) codesLockedMail(to, ip string) *notify.Email {
 func (s *Service) answerCodesLocked(w http.ResponseWriter, r *http.Request, locked *staff.CodesLockedError) {
 	s.countSignIn("codes_locked_out")
 	wait := api.SetRetryAfter(w, locked.Until.Sub(s.cfg.Now()))
-	writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit,
+	gotrue.WriteError(w, r, gotrue.NewError(http.StatusTooManyRequests, gotrue.CodeOverRequestRateLimit,
 		"Too many wrong codes: no code is accepted for this account for %d more seconds", wait))
 }

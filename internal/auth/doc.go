@@ -7,5 +7,8 @@
 //
 // There is no public sign-up: only the people added with "studio staff add"
 // can sign in. Its nouns (users, sessions, codes, factors) are package
-// staff's.
+// staff's. Federated sign-in (SAML, OpenID Connect, OAuth, and the finish
+// step they share) is the sub-package federated, whose routes the service
+// mounts and whose Host it is (federatedhost.go); both answer with the
+// sub-package gotrue's errors, GoTrue's wire.
 package auth

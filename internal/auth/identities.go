@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -22,11 +23,11 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	if _, err := uuid.Parse(id); err != nil {
-		writeError(w, r, newError(http.StatusNotFound, codeValidationFailed, "identity_id must be an UUID"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeValidationFailed, "identity_id must be an UUID"))
 		return
 	}
 	if c.user.HasVerifiedFactor() && c.session.AAL != staff.AAL2 {
-		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to unlink an identity"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusForbidden, gotrue.CodeInsufficientAAL, "AAL2 required to unlink an identity"))
 		return
 	}
 	u, err := s.withIdentities(r, c.user)
@@ -38,9 +39,9 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if id == emailIdentityID(u.ID) {
 		if len(u.Identities) == 0 {
-			writeError(w, r, newError(http.StatusUnprocessableEntity, codeSingleIdentityNotDeletable, "User must have at least 1 identity after unlinking"))
+			gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeSingleIdentityNotDeletable, "User must have at least 1 identity after unlinking"))
 		} else {
-			writeError(w, r, newError(http.StatusUnprocessableEntity, codeSingleIdentityNotDeletable,
+			gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeSingleIdentityNotDeletable,
 				"The e-mail identity cannot be unlinked: staff are known by their address"))
 		}
 		return
@@ -52,12 +53,12 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if provider == "" {
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeIdentityNotFound, "Identity doesn't exist"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeIdentityNotFound, "Identity doesn't exist"))
 		return
 	}
 	switch err := s.store.RemoveIdentity(ctx, u.ID, id, s.callerAudit(r, c, staff.ActionIdentityUnlinked, provider)); {
 	case errors.Is(err, staff.ErrNotFound):
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeIdentityNotFound, "Identity doesn't exist"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeIdentityNotFound, "Identity doesn't exist"))
 	case err != nil:
 		s.failed(w, r, "remove identity", err)
 	default:

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/notify"
 	"studio/internal/staff"
 )
@@ -81,7 +82,7 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var p enrollParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	switch p.FactorType {
@@ -90,11 +91,11 @@ func (s *Service) handleEnroll(w http.ResponseWriter, r *http.Request) {
 		s.enrollPhone(w, r, c, p)
 		return
 	default:
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "factor_type needs to be totp, phone, or webauthn"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "factor_type needs to be totp, phone, or webauthn"))
 		return
 	}
 	if !validFactorText(p.FriendlyName) || !validFactorText(p.Issuer) {
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "friendly_name and issuer must be text of at most %d characters", maxFactorText))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "friendly_name and issuer must be text of at most %d characters", maxFactorText))
 		return
 	}
 	if p.FactorType == FactorWebAuthn {
@@ -137,14 +138,14 @@ func (s *Service) createFactor(w http.ResponseWriter, r *http.Request, c caller,
 	err := s.store.CreateFactor(ctx, f, f.CreatedAt.Add(-UnverifiedFactorExpiry), check, audit)
 	switch {
 	case errors.Is(err, staff.ErrFactorNameConflict):
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAFactorNameConflict,
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAFactorNameConflict,
 			"A factor with the friendly name %q for this user already exists", f.FriendlyName))
 	case errors.Is(err, staff.ErrTooManyFactors):
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeTooManyEnrolledMFAFactors, "Maximum number of verified factors reached, unenroll to continue"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeTooManyEnrolledMFAFactors, "Maximum number of verified factors reached, unenroll to continue"))
 	case errors.Is(err, staff.ErrFactorNeedsAAL2):
-		writeError(w, r, newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 required to enroll a new factor"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusForbidden, gotrue.CodeInsufficientAAL, "AAL2 required to enroll a new factor"))
 	case errors.Is(err, errPhoneFactorExists):
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAVerifiedFactorHeld, "A verified phone factor already exists, unenroll the existing factor to continue"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAVerifiedFactorHeld, "A verified phone factor already exists, unenroll the existing factor to continue"))
 	case err != nil:
 		s.failed(w, r, "create factor", err)
 	default:
@@ -196,7 +197,7 @@ func (s *Service) callerFactor(w http.ResponseWriter, r *http.Request) (caller, 
 	}
 	id := r.PathValue("id")
 	if uuid.Validate(id) != nil {
-		writeError(w, r, newError(http.StatusNotFound, codeValidationFailed, "factor_id must be an UUID"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeValidationFailed, "factor_id must be an UUID"))
 		return c, staff.Factor{}, false
 	}
 	for _, f := range c.user.Factors {
@@ -204,7 +205,7 @@ func (s *Service) callerFactor(w http.ResponseWriter, r *http.Request) (caller, 
 			return c, f, true
 		}
 	}
-	writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+	gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeMFAFactorNotFound, "Factor not found"))
 	return c, staff.Factor{}, false
 }
 
@@ -230,7 +231,7 @@ func (s *Service) handleChallenge(w http.ResponseWriter, r *http.Request) {
 	var p struct {
 		Channel string `json:"channel"`
 	}
-	if !decodeBody(w, r, &p) || !s.allow(w, r, s.limitVerify) {
+	if !gotrue.DecodeBody(w, r, &p) || !s.allow(w, r, s.limitVerify) {
 		return
 	}
 	now := s.cfg.Now()
@@ -244,7 +245,7 @@ func (s *Service) handleChallenge(w http.ResponseWriter, r *http.Request) {
 	// Challenges are frequent and tell little: not in the audit log.
 	switch err := s.store.CreateChallenge(ctx, ch, staff.AuditEntry{}); {
 	case errors.Is(err, staff.ErrNotFound):
-		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeMFAFactorNotFound, "Factor not found"))
 	case err != nil:
 		s.failed(w, r, "create challenge", err)
 	default:
@@ -271,15 +272,15 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var p factorVerifyParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	switch {
 	case uuid.Validate(p.ChallengeID) != nil:
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "challenge_id must be a UUID"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "challenge_id must be a UUID"))
 		return
 	case p.Code == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Code needs to be non-empty"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Code needs to be non-empty"))
 		return
 	}
 	amr, codeName := factorAMR(f.FactorType)
@@ -306,12 +307,12 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 	if errors.As(err, &locked) {
 		s.countSignIn("mfa_locked_out")
 		wait := api.SetRetryAfter(w, locked.Until.Sub(now))
-		writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit,
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusTooManyRequests, gotrue.CodeOverRequestRateLimit,
 			"Too many wrong codes for this factor: it accepts no code for %d more seconds", wait))
 		return
 	}
 	if errors.Is(err, staff.ErrVerificationFailed) {
-		err = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "Invalid %s code entered", codeName)
+		err = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAVerificationFailed, "Invalid %s code entered", codeName)
 	}
 	s.answerFactorVerified(w, r, p.ChallengeID, u, sess, refresh, err)
 }
@@ -342,27 +343,27 @@ func (s *Service) beginFactorVerification(w http.ResponseWriter, r *http.Request
 
 // answerFactorVerified answers a verification against challengeID: the
 // raised session sess of u with its new refresh token, or GoTrue's answer
-// to err, VerifyFactor's refusal (an *AuthError as it is).
+// to err, VerifyFactor's refusal (an *gotrue.Error as it is).
 func (s *Service) answerFactorVerified(w http.ResponseWriter, r *http.Request, challengeID string, u staff.User, sess staff.Session, refresh string, err error) {
-	var e *AuthError
+	var e *gotrue.Error
 	switch {
 	case errors.As(err, &e):
 	case errors.Is(err, staff.ErrChallengeNotFound):
-		e = newError(http.StatusUnprocessableEntity, codeMFAFactorNotFound, "MFA factor with the provided challenge ID not found")
+		e = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAFactorNotFound, "MFA factor with the provided challenge ID not found")
 	case errors.Is(err, staff.ErrChallengeIPMismatch):
-		e = newError(http.StatusUnprocessableEntity, codeMFAIPAddressMismatch, "Challenge and verify IP addresses mismatch.")
+		e = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAIPAddressMismatch, "Challenge and verify IP addresses mismatch.")
 	case errors.Is(err, staff.ErrChallengeExpired):
-		e = newError(http.StatusUnprocessableEntity, codeMFAChallengeExpired,
+		e = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAChallengeExpired,
 			"MFA challenge %s has expired, verify against another challenge or create a new challenge.", challengeID)
 	case errors.Is(err, staff.ErrSessionNotFound):
-		e = newError(http.StatusForbidden, CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
+		e = gotrue.NewError(http.StatusForbidden, gotrue.CodeSessionNotFound, "Session from session_id claim in JWT does not exist")
 	case err != nil:
 		s.failed(w, r, "verify factor", err)
 		return
 	}
 	if e != nil {
 		s.countSignIn("mfa_" + strings.TrimPrefix(e.Code, "mfa_"))
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	s.countSignIn("mfa_ok")
@@ -414,14 +415,14 @@ func (s *Service) handleUnenroll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.Verified() && c.session.AAL != staff.AAL2 {
-		writeError(w, r, newError(http.StatusUnprocessableEntity, CodeInsufficientAAL, "AAL2 required to unenroll verified factor"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeInsufficientAAL, "AAL2 required to unenroll verified factor"))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	switch err := s.store.DeleteFactor(ctx, c.user.ID, f.ID, s.callerAudit(r, c, staff.ActionFactorRemoved, "factor "+f.ID)); {
 	case errors.Is(err, staff.ErrNotFound):
-		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeMFAFactorNotFound, "Factor not found"))
 	case err != nil:
 		s.failed(w, r, "delete factor", err)
 	default:

@@ -250,7 +250,7 @@ func testOAuthCallback(t *testing.T, engine storetest.Engine) {
 
 	t.Run("expired state", func(t *testing.T) {
 		authURL := start("")
-		f.clock.Advance(auth.FlowStateExpiry + time.Second)
+		f.clock.Advance(federated.FlowStateExpiry + time.Second)
 		to := f.callback(idp.grant(authURL, f.clock.Now(), "ada-at-acme", adaEmail, nil, nil))
 		if v := fragment(t, to); v.Get("error_code") != "bad_oauth_state" || v.Get("access_token") != "" {
 			t.Errorf("back at %s", to)

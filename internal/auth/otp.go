@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/notify"
 	"studio/internal/staff"
 )
@@ -22,14 +23,14 @@ type otpParams struct {
 	CodeChallenge       string         `json:"code_challenge"`
 	CodeChallengeMethod string         `json:"code_challenge_method"`
 	Channel             string         `json:"channel"`
-	captchaParams
+	gotrue.CaptchaParams
 }
 
-// normalizeEmail is NormalizeEmail with GoTrue's answer to a bad address.
-func normalizeEmail(s string) (string, *AuthError) {
-	s, err := NormalizeEmail(s)
+// normalizeEmail is staff.NormalizeEmail with GoTrue's answer to a bad address.
+func normalizeEmail(s string) (string, *gotrue.Error) {
+	s, err := staff.NormalizeEmail(s)
 	if err != nil {
-		return "", newError(http.StatusBadRequest, codeValidationFailed, "Unable to validate email address: invalid format")
+		return "", gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unable to validate email address: invalid format")
 	}
 	return s, nil
 }
@@ -40,28 +41,28 @@ func normalizeEmail(s string) (string, *AuthError) {
 // nor the limit tells who is staff.
 func (s *Service) handleOTP(w http.ResponseWriter, r *http.Request) {
 	var p otpParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	switch {
 	case p.Email != "" && p.Phone != "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only an email address or phone number should be provided"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Only an email address or phone number should be provided"))
 		return
 	case p.Phone != "":
 		s.handleOTPPhone(w, r, p)
 		return
 	case p.Email == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "One of email or phone must be set"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "One of email or phone must be set"))
 		return
 	}
-	method, e := pkceMethod(p.CodeChallenge, p.CodeChallengeMethod)
+	method, e := gotrue.PKCEMethod(p.CodeChallenge, p.CodeChallengeMethod)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	email, e := normalizeEmail(p.Email)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
@@ -161,7 +162,7 @@ func (s *Service) claimEmailSend(w http.ResponseWriter, r *http.Request, to stri
 	switch {
 	case errors.Is(err, staff.ErrEmailSendRateExceeded):
 		seconds := api.SetRetryAfter(w, retry)
-		writeError(w, r, newError(http.StatusTooManyRequests, codeOverEmailSendRateLimit,
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusTooManyRequests, gotrue.CodeOverEmailSendRateLimit,
 			"For security purposes, you can only request this after %d seconds.", seconds))
 		return false
 	case err != nil:

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -45,12 +46,6 @@ const (
 // amrPhoneFactor is the amr entry of a session raised by a phone factor (GoTrue's name).
 const amrPhoneFactor = "mfa/phone"
 
-const (
-	codeOverSMSSendRateLimit  = "over_sms_send_rate_limit"
-	codeSMSSendFailed         = "sms_send_failed"
-	codeMFAVerifiedFactorHeld = "mfa_verified_factor_exists"
-)
-
 // e164 is GoTrue's check of a phone number once formatted: E.164 digits.
 var e164 = regexp.MustCompile(`^[1-9]\d{1,14}$`)
 
@@ -66,13 +61,13 @@ func NormalizePhone(s string) (string, error) {
 	return digits, nil
 }
 
-var errInvalidPhone = newError(http.StatusBadRequest, codeValidationFailed, "Invalid phone number format (E.164 required)")
+var errInvalidPhone = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Invalid phone number format (E.164 required)")
 
 // phoneParams checks a request's phone and channel; with SMS off, or a bad
 // number or channel, it answers and returns false.
 func (s *Service) phoneParams(w http.ResponseWriter, r *http.Request, phone, channel string) (string, string, bool) {
 	if s.cfg.SMS == nil {
-		writeError(w, r, errPhoneNotOffered)
+		gotrue.WriteError(w, r, errPhoneNotOffered)
 		return "", "", false
 	}
 	switch channel {
@@ -80,12 +75,12 @@ func (s *Service) phoneParams(w http.ResponseWriter, r *http.Request, phone, cha
 		channel = ChannelSMS
 	case ChannelSMS, ChannelWhatsApp:
 	default:
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Invalid channel, supported values are 'sms' or 'whatsapp'"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Invalid channel, supported values are 'sms' or 'whatsapp'"))
 		return "", "", false
 	}
 	phone, err := NormalizePhone(phone)
 	if err != nil {
-		writeError(w, r, errInvalidPhone)
+		gotrue.WriteError(w, r, errInvalidPhone)
 		return "", "", false
 	}
 	return phone, channel, true
@@ -157,7 +152,7 @@ func (s *Service) claimPhoneSend(w http.ResponseWriter, r *http.Request, phone s
 	switch {
 	case errors.Is(err, staff.ErrEmailSendRateExceeded):
 		seconds := api.SetRetryAfter(w, retry)
-		writeError(w, r, newError(http.StatusTooManyRequests, codeOverSMSSendRateLimit,
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusTooManyRequests, gotrue.CodeOverSMSSendRateLimit,
 			"For security purposes, you can only request this after %d seconds.", seconds))
 		return false
 	case err != nil:
@@ -189,7 +184,7 @@ func (s *Service) handleOTPPhone(w http.ResponseWriter, r *http.Request, p otpPa
 // change, so phone_change answers alike and sends nothing.
 func (s *Service) handleResendPhone(w http.ResponseWriter, r *http.Request, p resendParams) {
 	if p.Email != "" {
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only an email address or phone number should be provided."))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Only an email address or phone number should be provided."))
 		return
 	}
 	phone, channel, ok := s.phoneParams(w, r, p.Phone, "")
@@ -212,18 +207,18 @@ func (s *Service) handleResendPhone(w http.ResponseWriter, r *http.Request, p re
 func (s *Service) handleVerifyPhone(w http.ResponseWriter, r *http.Request, p verifyParams) {
 	switch {
 	case s.cfg.SMS == nil:
-		writeError(w, r, errPhoneNotOffered)
+		gotrue.WriteError(w, r, errPhoneNotOffered)
 		return
 	case p.Type != "sms":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Unsupported verification type"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unsupported verification type"))
 		return
 	case p.Token == "" || p.Phone == "" || p.TokenHash != "" || p.Email != "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify of type sms requires a phone number and a token"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Verify of type sms requires a phone number and a token"))
 		return
 	}
 	phone, err := NormalizePhone(p.Phone)
 	if err != nil {
-		writeError(w, r, errInvalidPhone)
+		gotrue.WriteError(w, r, errInvalidPhone)
 		return
 	}
 	if !s.allow(w, r, s.limitVerify) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
@@ -265,16 +260,16 @@ type phoneEnrollAnswer struct {
 // sends. A number may be the verified factor of a user once.
 func (s *Service) enrollPhone(w http.ResponseWriter, r *http.Request, c caller, p enrollParams) {
 	if s.cfg.SMS == nil {
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAPhoneEnrollDisabled, "MFA enroll is disabled for Phone"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAPhoneEnrollDisabled, "MFA enroll is disabled for Phone"))
 		return
 	}
 	phone, err := NormalizePhone(p.Phone)
 	if err != nil {
-		writeError(w, r, errInvalidPhone)
+		gotrue.WriteError(w, r, errInvalidPhone)
 		return
 	}
 	if !validFactorText(p.FriendlyName) {
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "friendly_name must be text of at most %d characters", maxFactorText))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "friendly_name must be text of at most %d characters", maxFactorText))
 		return
 	}
 	now := s.cfg.Now()
@@ -315,7 +310,7 @@ func (s *Service) challengePhone(w http.ResponseWriter, r *http.Request, f staff
 	defer cancel()
 	switch err := s.store.CreateChallenge(ctx, ch, staff.AuditEntry{}); {
 	case errors.Is(err, staff.ErrNotFound):
-		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeMFAFactorNotFound, "Factor not found"))
 		return
 	case err != nil:
 		s.failed(w, r, "create challenge", err)
@@ -324,7 +319,7 @@ func (s *Service) challengePhone(w http.ResponseWriter, r *http.Request, f staff
 	body := fmt.Sprintf("Your second-factor code for %s is %s. It works once and expires in %d minutes.",
 		s.siteHost(), plain, int(s.cfg.MFAChallengeExpiry/time.Minute))
 	if err := s.sendMessage(ctx, f.UserID, ch.ID, phone, channel, body); err != nil {
-		writeError(w, r, newError(http.StatusInternalServerError, codeSMSSendFailed, "Error sending the code: try again"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusInternalServerError, gotrue.CodeSMSSendFailed, "Error sending the code: try again"))
 		return
 	}
 	api.WriteJSON(w, http.StatusOK, challengeAnswer{ID: ch.ID, Type: staff.FactorPhone, ExpiresAt: ch.ExpiresAt.Unix()})

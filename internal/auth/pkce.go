@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
-	"strings"
+
+	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -15,27 +17,6 @@ import (
 // holder of the matching code_verifier can trade for a session
 // (grant_type=pkce); /verify refuses it as a token_hash. The typed code of
 // the same mail stays a valid way in: it is never in a URL.
-
-// maxChallengeLength bounds a code_challenge or code_verifier (RFC 7636:
-// 43 to 128 characters).
-const maxChallengeLength = 128
-
-// pkceMethod checks a code_challenge and its method and returns the method
-// as stored (s256 or plain), or GoTrue's 400.
-func pkceMethod(challenge, method string) (string, *AuthError) {
-	method = strings.ToLower(method)
-	switch {
-	case challenge == "" && method == "":
-		return "", nil
-	case challenge == "" || method == "":
-		return "", newError(http.StatusBadRequest, codeValidationFailed, "PKCE flow requires code_challenge and code_challenge_method")
-	case method != "s256" && method != "plain":
-		return "", newError(http.StatusBadRequest, codeValidationFailed, "code challenge method not supported")
-	case len(challenge) > maxChallengeLength:
-		return "", newError(http.StatusBadRequest, codeValidationFailed, "code challenge has to be at most %d characters", maxChallengeLength)
-	}
-	return method, nil
-}
 
 // verifies reports whether verifier matches challenge by method, in
 // constant time.
@@ -59,11 +40,11 @@ type pkceParams struct {
 // pkceGrant trades a link's auth code and the code verifier for a session.
 func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 	var p pkceParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	if p.AuthCode == "" || p.CodeVerifier == "" {
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "invalid request: both auth code and code verifier should be non-empty"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "invalid request: both auth code and code verifier should be non-empty"))
 		return
 	}
 	if !s.allow(w, r, s.limitVerify) {
@@ -75,29 +56,29 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 	audit := s.audit(r, staff.ActionLoginFailed)
 	audit.Detail = "pkce"
 	userID, purpose, err := "", "", error(staff.ErrNotFound)
-	if len(p.AuthCode) <= maxTokenLength && len(p.CodeVerifier) <= maxChallengeLength {
+	if len(p.AuthCode) <= maxTokenLength && len(p.CodeVerifier) <= gotrue.MaxChallengeLength {
 		userID, purpose, err = s.store.ConsumePKCE(ctx, staff.LinkHash(p.AuthCode), now, staff.MaxCodeTries, verifies(p.CodeVerifier), audit)
 	}
-	var e *AuthError
+	var e *gotrue.Error
 	switch {
 	case errors.Is(err, staff.ErrNotFound):
-		e = newError(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found")
+		e = gotrue.NewError(http.StatusNotFound, gotrue.CodeFlowStateNotFound, "invalid flow state, no valid flow state found")
 	case errors.Is(err, staff.ErrFlowStateExpired):
-		e = newError(http.StatusUnprocessableEntity, codeFlowStateExpired, "invalid flow state, flow state has expired")
+		e = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeFlowStateExpired, "invalid flow state, flow state has expired")
 	case errors.Is(err, staff.ErrBadCodeVerifier):
-		e = newError(http.StatusBadRequest, codeBadCodeVerifier, "code challenge does not match previously saved code verifier")
+		e = gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadCodeVerifier, "code challenge does not match previously saved code verifier")
 	case err != nil:
 		s.failed(w, r, "consume PKCE code", err)
 		return
 	}
 	if e != nil {
 		s.countSignIn(e.Code) // the store logged the failed try
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	u, err := s.store.FindUserByID(ctx, userID)
 	if errors.Is(err, staff.ErrNotFound) {
-		writeError(w, r, newError(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeFlowStateNotFound, "invalid flow state, no valid flow state found"))
 		return
 	}
 	if err != nil {
@@ -105,7 +86,7 @@ func (s *Service) pkceGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	method := "magiclink"
-	if purpose == MethodSSO || purpose == MethodOAuth { // the code of a federated sign-in (finish.go)
+	if purpose == federated.MethodSSO || purpose == federated.MethodOAuth { // the code of a federated sign-in
 		method = purpose
 	}
 	s.startSession(w, r, u, method, audit)

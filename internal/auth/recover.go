@@ -2,6 +2,8 @@ package auth
 
 import (
 	"net/http"
+
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -10,7 +12,7 @@ type recoverParams struct {
 	Email               string `json:"email"`
 	CodeChallenge       string `json:"code_challenge"`
 	CodeChallengeMethod string `json:"code_challenge_method"`
-	captchaParams
+	gotrue.CaptchaParams
 }
 
 // handleRecover handles POST /auth/v1/recover (the client's
@@ -19,21 +21,21 @@ type recoverParams struct {
 // have no password, so recovery is a way back in, answered as /otp is.
 func (s *Service) handleRecover(w http.ResponseWriter, r *http.Request) {
 	var p recoverParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	if p.Email == "" {
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeValidationFailed, "Password recovery requires an email"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeValidationFailed, "Password recovery requires an email"))
 		return
 	}
 	email, e := normalizeEmail(p.Email)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
-	method, e := pkceMethod(p.CodeChallenge, p.CodeChallengeMethod)
+	method, e := gotrue.PKCEMethod(p.CodeChallenge, p.CodeChallengeMethod)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
@@ -47,7 +49,7 @@ type resendParams struct {
 	Type  string `json:"type"`
 	Email string `json:"email"`
 	Phone string `json:"phone"`
-	captchaParams
+	gotrue.CaptchaParams
 }
 
 // handleResend handles POST /auth/v1/resend {email, type}. There are no
@@ -57,7 +59,7 @@ type resendParams struct {
 // nothing. Phone types are handleResendPhone's.
 func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
 	var p resendParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	switch p.Type {
@@ -66,16 +68,16 @@ func (s *Service) handleResend(w http.ResponseWriter, r *http.Request) {
 		s.handleResendPhone(w, r, p)
 		return
 	default:
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Missing one of these types: signup, email_change, sms, phone_change"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Missing one of these types: signup, email_change, sms, phone_change"))
 		return
 	}
 	if p.Phone != "" {
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only an email address or phone number should be provided."))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Only an email address or phone number should be provided."))
 		return
 	}
 	email, e := normalizeEmail(p.Email)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	if !s.allow(w, r, s.limitOTP) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {

@@ -379,8 +379,8 @@ func testSAMLPKCE(t *testing.T, engine storetest.Engine) {
 	}
 	claims := jwtClaims(t, session.body["access_token"].(string))
 	amr, _ := claims["amr"].([]any)
-	if claims["sub"] != f.ada.ID || len(amr) != 1 || amr[0].(map[string]any)["method"] != auth.MethodSSO {
-		t.Errorf("claims = %v, want Ada's with amr %s", claims, auth.MethodSSO)
+	if claims["sub"] != f.ada.ID || len(amr) != 1 || amr[0].(map[string]any)["method"] != federated.MethodSSO {
+		t.Errorf("claims = %v, want Ada's with amr %s", claims, federated.MethodSSO)
 	}
 }
 

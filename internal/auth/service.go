@@ -2,10 +2,7 @@ package auth
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,6 +14,7 @@ import (
 
 	"studio/internal/api"
 	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
 	"studio/internal/captcha"
 	"studio/internal/cors"
 	"studio/internal/ratelimit"
@@ -116,7 +114,7 @@ type Service struct {
 	limitOTP, limitVerify, limitToken namedLimit
 	limitSSO                          namedLimit // POST /sso and the SAML ACS
 
-	spKey spKey // the SAML service provider's key, once read
+	federated *federated.Handlers // SAML, OpenID Connect and OAuth sign-in (federatedhost.go)
 
 	keysMu         sync.Mutex
 	keys           *Keys
@@ -127,8 +125,6 @@ type Service struct {
 	skippedLogged  map[string]bool // kids of the unreadable keys logged
 
 	verified tokenCache
-	oidc     federated.Discoveries // the OIDC providers' discovery (oidc.go)
-	samlMeta federated.SAMLFetches // when each SAML provider's metadata was last fetched again (samlrefresh.go)
 
 	background      sync.WaitGroup // mailCode's work after the answer
 	backgroundSlots chan struct{}  // at most MaxBackground of it at once
@@ -192,6 +188,8 @@ func New(st staff.Store, cfg Config) *Service {
 			AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute},
 		backgroundSlots: make(chan struct{}, MaxBackground),
 	}
+	s.federated = federated.New(st, federated.Config{Issuer: s.issuer, SiteOrigin: cfg.SiteOrigin, MailFrom: cfg.MailFrom,
+		SecretKey: cfg.MFAKey, Now: cfg.Now, Logger: cfg.Logger}, federatedHost{s})
 	s.mux = http.NewServeMux()
 	s.addRoutes(s.mux)
 	return s
@@ -218,14 +216,8 @@ func (s *Service) addRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /factors/{id}/challenge", s.handleChallenge)
 	mux.HandleFunc("POST /factors/{id}/verify", s.handleFactorVerify)
 	mux.HandleFunc("DELETE /factors/{id}", s.handleUnenroll)
-	mux.HandleFunc("GET /authorize", s.handleAuthorize)
-	mux.HandleFunc("GET "+CallbackPath, s.handleCallback)
-	mux.HandleFunc("POST "+CallbackPath, s.handleCallback)
-	mux.HandleFunc("GET /user/identities/authorize", s.handleLinkIdentity)
 	mux.HandleFunc("DELETE /user/identities/{id}", s.handleUnlinkIdentity)
-	mux.HandleFunc("POST /sso", s.handleSSO)
-	mux.HandleFunc("GET "+SAMLMetadataPath, s.handleSAMLMetadata)
-	mux.HandleFunc("POST "+SAMLACSPath, s.handleSAMLACS)
+	s.federated.AddRoutes(mux)
 	mux.HandleFunc("OPTIONS /", s.handlePreflight)
 	mux.HandleFunc("/", s.handleOther)
 }
@@ -248,14 +240,13 @@ const (
 // --allowed-origins pass.
 func (s *Service) handlePreflight(w http.ResponseWriter, r *http.Request) {
 	if !s.cors.Preflight(w, r) {
-		writeError(w, r, newError(http.StatusForbidden, codeValidationFailed, "Origin not allowed"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusForbidden, gotrue.CodeValidationFailed, "Origin not allowed"))
 	}
 }
 
 // knownPaths are the paths of routes, for the 405 answers.
-var knownPaths = []string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
-	"/token", "/user", "/reauthenticate", "/logout", "/factors", "/sso", SAMLMetadataPath, SAMLACSPath,
-	"/authorize", CallbackPath, "/user/identities/authorize"}
+var knownPaths = append([]string{"/settings", "/health", "/.well-known/jwks.json", "/otp", "/verify", "/recover", "/resend",
+	"/token", "/user", "/reauthenticate", "/logout", "/factors"}, federated.Paths...)
 
 // notOffered are GoTrue's endpoints this service leaves out, with why.
 var notOffered = map[string]string{
@@ -268,14 +259,14 @@ var notOffered = map[string]string{
 // clear 404 for GoTrue's endpoints that are not offered, 404 otherwise.
 func (s *Service) handleOther(w http.ResponseWriter, r *http.Request) {
 	if slices.Contains(knownPaths, r.URL.Path) {
-		writeError(w, r, newError(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method %s is not allowed on %s", r.Method, r.URL.Path))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusMethodNotAllowed, gotrue.CodeMethodNotAllowed, "Method %s is not allowed on %s", r.Method, r.URL.Path))
 		return
 	}
 	if why, ok := notOffered[r.URL.Path]; ok {
-		writeError(w, r, newError(http.StatusNotFound, codeNotFound, "%s", why))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeNotFound, "%s", why))
 		return
 	}
-	writeError(w, r, newError(http.StatusNotFound, codeNotFound, "No such endpoint"))
+	gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeNotFound, "No such endpoint"))
 }
 
 // signingKeys returns the keys, reading them from the store on first use
@@ -362,35 +353,6 @@ func (s *Service) SigningKeysReady(ctx context.Context) error {
 	return err
 }
 
-// decode reads the JSON body of r into v: 413 when too large, 400 bad_json
-// when it is not JSON of v's shape.
-func decode(w http.ResponseWriter, r *http.Request, v any) *AuthError {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return newError(http.StatusRequestEntityTooLarge, codeRequestTooLarge, "Request body too large (max %d bytes)", api.MaxBodyBytes)
-		}
-		return newError(http.StatusBadRequest, codeBadJSON, "Could not read the request body")
-	}
-	if len(strings.TrimSpace(string(body))) == 0 {
-		body = []byte("{}")
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return newError(http.StatusBadRequest, codeBadJSON, "Could not parse request body as JSON: %v", err)
-	}
-	return nil
-}
-
-// decodeBody is decode that answers the error itself: false when it did.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	if e := decode(w, r, v); e != nil {
-		writeError(w, r, e)
-		return false
-	}
-	return true
-}
-
 // countSignIn tells Config.SignIn the result of an attempt to sign in.
 func (s *Service) countSignIn(result string) {
 	if s.cfg.SignIn != nil {
@@ -419,14 +381,14 @@ func (s *Service) allow(w http.ResponseWriter, r *http.Request, lim namedLimit) 
 		s.cfg.RateLimited(lim.name)
 	}
 	api.SetRetryAfter(w, retry)
-	writeError(w, r, newError(http.StatusTooManyRequests, codeOverRequestRateLimit, "Request rate limit reached"))
+	gotrue.WriteError(w, r, gotrue.NewError(http.StatusTooManyRequests, gotrue.CodeOverRequestRateLimit, "Request rate limit reached"))
 	return false
 }
 
 // failed answers an error of op the handler did not expect (most often the
-// store's) by its kind: logged, and answered with kindError.
+// store's) by its kind: logged, and answered with gotrue.KindError.
 func (s *Service) failed(w http.ResponseWriter, r *http.Request, op string, err error) {
-	writeError(w, r, s.storeFailure(op, err, "path", r.URL.Path))
+	gotrue.WriteError(w, r, s.storeFailure(op, err, "path", r.URL.Path))
 }
 
 func (s *Service) audit(r *http.Request, action string) staff.AuditEntry {

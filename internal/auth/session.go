@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -118,14 +119,14 @@ func (s *Service) authenticate(w http.ResponseWriter, r *http.Request) (caller, 
 	var c caller
 	token := staff.BearerToken(r)
 	if token == "" {
-		writeError(w, r, newError(http.StatusUnauthorized, codeNoAuthorization, "This endpoint requires a valid Bearer token"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnauthorized, gotrue.CodeNoAuthorization, "This endpoint requires a valid Bearer token"))
 		return c, false
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	c, e := s.checkToken(ctx, token)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return c, false
 	}
 	return c, true
@@ -133,7 +134,7 @@ func (s *Service) authenticate(w http.ResponseWriter, r *http.Request) (caller, 
 
 // parseAccessToken verifies token and returns its claims, or the 403
 // bad_jwt (400 for a sub that is not a UUID) GoTrue answers.
-func (s *Service) parseAccessToken(ctx context.Context, token string) (AccessClaims, *AuthError) {
+func (s *Service) parseAccessToken(ctx context.Context, token string) (AccessClaims, *gotrue.Error) {
 	if claims, ok := s.verified.get(token, s.cfg.Now()); ok {
 		return claims, nil
 	}
@@ -154,13 +155,13 @@ func (s *Service) parseAccessToken(ctx context.Context, token string) (AccessCla
 	}
 	switch {
 	case err != nil:
-		return claims, newError(http.StatusForbidden, codeBadJWT, "invalid JWT: unable to parse or verify signature, %v", err)
+		return claims, gotrue.NewError(http.StatusForbidden, gotrue.CodeBadJWT, "invalid JWT: unable to parse or verify signature, %v", err)
 	case claims.Subject == "":
-		return claims, newError(http.StatusForbidden, codeBadJWT, "invalid claim: missing sub claim")
+		return claims, gotrue.NewError(http.StatusForbidden, gotrue.CodeBadJWT, "invalid claim: missing sub claim")
 	case uuid.Validate(claims.Subject) != nil:
-		return claims, newError(http.StatusBadRequest, codeBadJWT, "invalid claim: sub claim must be a UUID")
+		return claims, gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadJWT, "invalid claim: sub claim must be a UUID")
 	case uuid.Validate(claims.SessionID) != nil:
-		return claims, newError(http.StatusForbidden, codeBadJWT, "invalid claim: session_id claim must be a UUID")
+		return claims, gotrue.NewError(http.StatusForbidden, gotrue.CodeBadJWT, "invalid claim: session_id claim must be a UUID")
 	}
 	s.verified.put(token, claims, s.cfg.Now())
 	return claims, nil
@@ -203,7 +204,7 @@ func (s *Service) handleLogout(w http.ResponseWriter, r *http.Request) {
 		scope = staff.ScopeGlobal
 	case staff.ScopeGlobal, staff.ScopeLocal, staff.ScopeOthers:
 	default:
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Unsupported logout scope %q", string(scope)))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unsupported logout scope %q", string(scope)))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)

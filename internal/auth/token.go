@@ -5,23 +5,24 @@ import (
 	"net/http"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
 // handleToken handles POST /auth/v1/token?grant_type=…: refresh_token, pkce
-// (pkce.go) and id_token (idtoken.go); the others answer why not.
+// (pkce.go) and id_token (package federated); the others answer why not.
 func (s *Service) handleToken(w http.ResponseWriter, r *http.Request) {
 	switch grant := r.URL.Query().Get("grant_type"); grant {
 	case "refresh_token":
 		s.refreshTokenGrant(w, r)
 	case "password":
-		writeError(w, r, newError(http.StatusBadRequest, codeInvalidCredentials, "Password sign-in is not offered: staff sign in with an e-mail code"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeInvalidCredentials, "Password sign-in is not offered: staff sign in with an e-mail code"))
 	case "pkce":
 		s.pkceGrant(w, r)
 	case "id_token":
-		s.idTokenGrant(w, r) // idtoken.go
+		s.federated.IDTokenGrant(w, r)
 	default:
-		writeError(w, r, newError(http.StatusBadRequest, codeInvalidCredentials, "unsupported_grant_type"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeInvalidCredentials, "unsupported_grant_type"))
 	}
 }
 
@@ -36,18 +37,18 @@ type refreshParams struct {
 // session (400 refresh_token_already_used).
 func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 	var p refreshParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	if p.RefreshToken == "" {
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "refresh_token required"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "refresh_token required"))
 		return
 	}
 	if !s.allow(w, r, s.limitToken) {
 		return
 	}
 	if len(p.RefreshToken) > maxTokenLength {
-		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
 		return
 	}
 	next, err := staff.NewRefreshToken()
@@ -61,20 +62,20 @@ func (s *Service) refreshTokenGrant(w http.ResponseWriter, r *http.Request) {
 	sess, u, err := s.store.RefreshSession(ctx, staff.RefreshHash(p.RefreshToken), staff.RefreshHash(next), now, RefreshReuseGrace, s.sessionLimit)
 	switch {
 	case errors.Is(err, staff.ErrRefreshTokenNotFound):
-		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeRefreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found"))
 		return
 	case errors.Is(err, staff.ErrSessionNotFound):
-		writeError(w, r, newError(http.StatusBadRequest, CodeSessionNotFound, "Invalid Refresh Token: No Valid Session Found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeSessionNotFound, "Invalid Refresh Token: No Valid Session Found"))
 		return
 	case errors.Is(err, staff.ErrSessionPastTimebox):
-		writeError(w, r, newError(http.StatusBadRequest, codeSessionExpired, "Invalid Refresh Token: Session Expired"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeSessionExpired, "Invalid Refresh Token: Session Expired"))
 		return
 	case errors.Is(err, staff.ErrSessionInactive):
-		writeError(w, r, newError(http.StatusBadRequest, codeSessionExpired, "Invalid Refresh Token: Session Expired (Inactivity)"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeSessionExpired, "Invalid Refresh Token: Session Expired (Inactivity)"))
 		return
 	case errors.Is(err, staff.ErrRefreshTokenReused):
 		s.cfg.Logger.Warn("auth: refresh token used again after the grace window; session ended", "session_id", sess.ID)
-		writeError(w, r, newError(http.StatusBadRequest, codeRefreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeRefreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used"))
 		return
 	case err != nil:
 		s.failed(w, r, "refresh session", err)

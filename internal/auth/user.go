@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -32,22 +33,22 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var p userUpdateParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	switch {
 	case p.Password != "":
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeValidationFailed, "Staff have no password: they sign in with an e-mail code"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeValidationFailed, "Staff have no password: they sign in with an e-mail code"))
 		return
 	case p.Phone != "":
-		writeError(w, r, errPhoneNotOffered)
+		gotrue.WriteError(w, r, errPhoneNotOffered)
 		return
 	}
 	newEmail := ""
 	if p.Email != "" {
 		email, e := normalizeEmail(p.Email)
 		if e != nil {
-			writeError(w, r, e)
+			gotrue.WriteError(w, r, e)
 			return
 		}
 		if email != c.user.Email {
@@ -55,7 +56,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if newEmail != "" && c.user.HasVerifiedFactor() && c.session.AAL != staff.AAL2 {
-		writeError(w, r, newError(http.StatusUnauthorized, CodeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled."))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnauthorized, gotrue.CodeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled."))
 		return
 	}
 	if newEmail != "" && !s.checkEmailChange(w, r, c, newEmail, p.Nonce) {
@@ -72,7 +73,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if size := len(mustJSON(meta)); size > maxMetadataBytes {
-			writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "user_metadata is too large (at most %d bytes)", maxMetadataBytes))
+			gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "user_metadata is too large (at most %d bytes)", maxMetadataBytes))
 			return
 		}
 		ctx, cancel := withStoreTimeout(r)
@@ -80,7 +81,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		now := s.cfg.Now()
 		if err := s.store.UpdateUserMetadata(ctx, u.ID, meta, now); err != nil {
 			if errors.Is(err, staff.ErrNotFound) {
-				writeError(w, r, newError(http.StatusForbidden, CodeUserNotFound, "User from sub claim in JWT does not exist"))
+				gotrue.WriteError(w, r, gotrue.NewError(http.StatusForbidden, gotrue.CodeUserNotFound, "User from sub claim in JWT does not exist"))
 				return
 			}
 			s.failed(w, r, "update user", err)
@@ -102,7 +103,7 @@ func (s *Service) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 // and the address is no one else's. Otherwise it answers and returns false.
 func (s *Service) checkEmailChange(w http.ResponseWriter, r *http.Request, c caller, newEmail, nonce string) bool {
 	if nonce == "" {
-		writeError(w, r, newError(http.StatusBadRequest, codeReauthenticationNeeded, "Requires reauthentication: ask for a code with GET /reauthenticate"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeReauthenticationNeeded, "Requires reauthentication: ask for a code with GET /reauthenticate"))
 		return false
 	}
 	ctx, cancel := withStoreTimeout(r)
@@ -115,7 +116,7 @@ func (s *Service) checkEmailChange(w http.ResponseWriter, r *http.Request, c cal
 	}
 	switch {
 	case errors.Is(err, staff.ErrCodeInvalid):
-		writeError(w, r, newError(http.StatusBadRequest, codeReauthenticationNotValid, "Reauthentication code is invalid or has expired"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeReauthenticationNotValid, "Reauthentication code is invalid or has expired"))
 		return false
 	case err != nil:
 		s.failed(w, r, "reauthenticate", err)
@@ -123,7 +124,7 @@ func (s *Service) checkEmailChange(w http.ResponseWriter, r *http.Request, c cal
 	}
 	switch _, err := s.store.FindUserByEmail(ctx, newEmail); {
 	case err == nil:
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeEmailExists, "A user with this email address has already been registered"))
 		return false
 	case !errors.Is(err, staff.ErrNotFound):
 		s.failed(w, r, "find user", err)

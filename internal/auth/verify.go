@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -19,7 +20,7 @@ type verifyParams struct {
 	Phone     string `json:"phone"`
 	Token     string `json:"token"`
 	TokenHash string `json:"token_hash"`
-	captchaParams
+	gotrue.CaptchaParams
 }
 
 // verifyTypes are the types /verify takes, and the purpose of the codes
@@ -46,7 +47,7 @@ const maxTokenLength = 128
 // code is handleVerifyPhone's.
 func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	var p verifyParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	if p.Phone != "" || p.Type == "sms" || p.Type == "phone_change" {
@@ -56,22 +57,22 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	purpose, known := verifyTypes[p.Type]
 	switch {
 	case p.Type == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify requires a verification type"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Verify requires a verification type"))
 		return
 	case !known:
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Unsupported verification type"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unsupported verification type"))
 		return
 	case p.Token == "" && p.TokenHash == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify requires either a token or a token hash"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Verify requires either a token or a token hash"))
 		return
 	case p.Token != "" && p.TokenHash != "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify requires either a token or a token hash, not both"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Verify requires either a token or a token hash, not both"))
 		return
 	case p.TokenHash != "" && p.Email != "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Only the token_hash and type should be provided"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Only the token_hash and type should be provided"))
 		return
 	case p.Token != "" && p.Email == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Verify requires an email address with the token"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Verify requires an email address with the token"))
 		return
 	}
 	if !s.allow(w, r, s.limitVerify) || !s.checkCaptcha(w, r, p.Security.CaptchaToken) {
@@ -99,7 +100,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 	if p.Token != "" {
 		email, e := normalizeEmail(p.Email)
 		if e != nil {
-			writeError(w, r, e)
+			gotrue.WriteError(w, r, e)
 			return
 		}
 		audit.Email = email
@@ -109,7 +110,7 @@ func (s *Service) handleVerify(w http.ResponseWriter, r *http.Request) {
 			u, err = s.store.ConsumeCodeByEmail(ctx, email, purpose, now, staff.MaxCodeTries, codeMatches(p.Token), s.codeFailure(audit), &start)
 		}
 		if errors.Is(err, staff.ErrExists) {
-			writeError(w, r, newError(http.StatusUnprocessableEntity, codeEmailExists, "A user with this email address has already been registered"))
+			gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeEmailExists, "A user with this email address has already been registered"))
 			return
 		}
 	} else {
@@ -151,7 +152,7 @@ func (s *Service) newSignIn(method string, audit staff.AuditEntry) (staff.SignIn
 func (s *Service) answerSignIn(w http.ResponseWriter, r *http.Request, u staff.User, start staff.SignIn, refresh string) {
 	answer, e := s.signedIn(r, u, start, refresh)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	api.WriteJSON(w, http.StatusOK, answer)
@@ -159,7 +160,7 @@ func (s *Service) answerSignIn(w http.ResponseWriter, r *http.Request, u staff.U
 
 // signedIn counts a sign-in and returns its answer: the session start
 // that the store started for u, with its tokens.
-func (s *Service) signedIn(r *http.Request, u staff.User, start staff.SignIn, refresh string) (sessionJSON, *AuthError) {
+func (s *Service) signedIn(r *http.Request, u staff.User, start staff.SignIn, refresh string) (sessionJSON, *gotrue.Error) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	s.countSignIn("ok")
@@ -177,7 +178,7 @@ func (s *Service) signedIn(r *http.Request, u staff.User, start staff.SignIn, re
 func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u staff.User, method string, audit staff.AuditEntry) {
 	answer, e := s.newSession(r, u, method, audit)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	api.WriteJSON(w, http.StatusOK, answer)
@@ -186,7 +187,7 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, u staff.U
 // newSession starts a session of u, signed in by method (a sign-in with no
 // code to use in the same transaction: a federated one, a PKCE exchange),
 // and returns its answer; audit is the base of the sign-in's audit entry.
-func (s *Service) newSession(r *http.Request, u staff.User, method string, audit staff.AuditEntry) (sessionJSON, *AuthError) {
+func (s *Service) newSession(r *http.Request, u staff.User, method string, audit staff.AuditEntry) (sessionJSON, *gotrue.Error) {
 	start, refresh, err := s.newSignIn(method, audit)
 	if err != nil {
 		return sessionJSON{}, s.storeFailure("new refresh token", err)
@@ -218,13 +219,13 @@ func (s *Service) verifyFailed(w http.ResponseWriter, r *http.Request, err error
 	case errors.As(err, &locked):
 		s.answerCodesLocked(w, r, locked)
 	case errors.Is(err, staff.ErrCodeInvalid):
-		s.countSignIn(codeOTPExpired)
-		writeError(w, r, newError(http.StatusForbidden, codeOTPExpired, "%s", msg))
+		s.countSignIn(gotrue.CodeOTPExpired)
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusForbidden, gotrue.CodeOTPExpired, "%s", msg))
 	case errors.Is(err, staff.ErrPKCERequired):
 		// GoTrue's answer when /verify meets a PKCE flow it cannot
 		// complete; the code stays for its verifier.
-		s.countSignIn(codeFlowStateNotFound)
-		writeError(w, r, newError(http.StatusBadRequest, codeFlowStateNotFound,
+		s.countSignIn(gotrue.CodeFlowStateNotFound)
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeFlowStateNotFound,
 			"No associated flow state found. This link was asked for with PKCE: exchange its code with the code verifier (grant_type=pkce)"))
 	default:
 		s.failed(w, r, "verify", err)

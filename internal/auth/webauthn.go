@@ -8,12 +8,14 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"studio/internal/staff"
 	"time"
 
 	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/google/uuid"
+
+	"studio/internal/auth/gotrue"
+	"studio/internal/staff"
 )
 
 // Passkeys (WebAuthn) as a second factor, GoTrue's factor_type "webauthn":
@@ -112,13 +114,13 @@ type webauthnParams struct {
 }
 
 // refuseOtherParty answers 400 when p names another relying party than rp.
-func (rp relyingParty) refuseOtherParty(p webauthnParams) *AuthError {
+func (rp relyingParty) refuseOtherParty(p webauthnParams) *gotrue.Error {
 	if p.RPID != "" && p.RPID != rp.id {
-		return newError(400, codeValidationFailed, "rpId must be this site's host name %q", rp.id)
+		return gotrue.NewError(400, gotrue.CodeValidationFailed, "rpId must be this site's host name %q", rp.id)
 	}
 	for _, o := range p.RPOrigins {
 		if strings.TrimSuffix(o, "/") != rp.origin {
-			return newError(400, codeValidationFailed, "rpOrigins may only name this site's origin %q", rp.origin)
+			return gotrue.NewError(400, gotrue.CodeValidationFailed, "rpOrigins may only name this site's origin %q", rp.origin)
 		}
 	}
 	return nil

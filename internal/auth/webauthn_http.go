@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -31,7 +32,7 @@ type webauthnEnrollAnswer struct {
 // mfa_webauthn_enroll_not_enabled when the site cannot be a relying party.
 func (s *Service) enrollWebAuthn(w http.ResponseWriter, r *http.Request, c caller, p enrollParams) {
 	if _, err := newRelyingParty(s.cfg.SiteOrigin); err != nil {
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAWebAuthnEnrollDisabled,
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAWebAuthnEnrollDisabled,
 			"MFA enroll is disabled for WebAuthn: the site's origin cannot be a relying party (%v)", err))
 		return
 	}
@@ -63,7 +64,7 @@ func (s *Service) challengeWebAuthn(w http.ResponseWriter, r *http.Request, c ca
 	var p struct {
 		WebAuthn webauthnParams `json:"webauthn"`
 	}
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	rp, ok := s.relyingParty(w, r)
@@ -71,7 +72,7 @@ func (s *Service) challengeWebAuthn(w http.ResponseWriter, r *http.Request, c ca
 		return
 	}
 	if e := rp.refuseOtherParty(p.WebAuthn); e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	if !s.allow(w, r, s.limitVerify) {
@@ -97,7 +98,7 @@ func (s *Service) challengeWebAuthn(w http.ResponseWriter, r *http.Request, c ca
 	ch := staff.Challenge{ID: uuid.NewString(), FactorID: f.ID, IP: s.cfg.ClientIP(r), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MFAChallengeExpiry)}
 	switch err := s.store.CreateWebAuthnChallenge(ctx, ch, string(kept)); {
 	case errors.Is(err, staff.ErrNotFound):
-		writeError(w, r, newError(http.StatusNotFound, codeMFAFactorNotFound, "Factor not found"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusNotFound, gotrue.CodeMFAFactorNotFound, "Factor not found"))
 	case err != nil:
 		s.failed(w, r, "create challenge", err)
 	default:
@@ -112,7 +113,7 @@ func (s *Service) challengeWebAuthn(w http.ResponseWriter, r *http.Request, c ca
 func (s *Service) relyingParty(w http.ResponseWriter, r *http.Request) (relyingParty, bool) {
 	rp, err := newRelyingParty(s.cfg.SiteOrigin)
 	if err != nil {
-		writeError(w, r, newError(http.StatusUnprocessableEntity, codeMFAWebAuthnVerifyDisabled,
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAWebAuthnVerifyDisabled,
 			"MFA verification is disabled for WebAuthn: the site's origin cannot be a relying party (%v)", err))
 		return rp, false
 	}
@@ -139,22 +140,22 @@ type webauthnVerifyParams struct {
 // right or wrong.
 func (s *Service) verifyWebAuthn(w http.ResponseWriter, r *http.Request, c caller, f staff.Factor) {
 	var p webauthnVerifyParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
-	var e *AuthError
+	var e *gotrue.Error
 	switch {
 	case uuid.Validate(p.ChallengeID) != nil:
-		e = newError(http.StatusBadRequest, codeValidationFailed, "challenge_id must be a UUID")
+		e = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "challenge_id must be a UUID")
 	case p.WebAuthn == nil:
-		e = newError(http.StatusBadRequest, codeValidationFailed, "WebAuthn config required")
+		e = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "WebAuthn config required")
 	case p.WebAuthn.Type != ceremonyCreate && p.WebAuthn.Type != ceremonyRequest:
-		e = newError(http.StatusBadRequest, codeValidationFailed, "WebAuthn type must be create or request")
+		e = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "WebAuthn type must be create or request")
 	case len(p.WebAuthn.CredentialResponse) == 0 || string(p.WebAuthn.CredentialResponse) == "null":
-		e = newError(http.StatusBadRequest, codeValidationFailed, "credential_response required")
+		e = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "credential_response required")
 	}
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	rp, ok := s.relyingParty(w, r)
@@ -162,12 +163,12 @@ func (s *Service) verifyWebAuthn(w http.ResponseWriter, r *http.Request, c calle
 		return
 	}
 	if e := rp.refuseOtherParty(p.WebAuthn.webauthnParams); e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	parsed, err := parseResponse(p.WebAuthn.Type, p.WebAuthn.CredentialResponse)
 	if err != nil {
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Invalid credential_response"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Invalid credential_response"))
 		return
 	}
 	v, refresh, ok := s.beginFactorVerification(w, r, c, f, p.ChallengeID, AMRWebAuthn)
@@ -189,7 +190,7 @@ func (s *Service) verifyWebAuthn(w http.ResponseWriter, r *http.Request, c calle
 		if refusal == staff.ErrClonedAuthenticator {
 			s.cfg.Logger.Warn("passkey refused: its signature counter did not go up (a cloned authenticator?)", "user", c.user.Email, "factor", f.ID)
 		}
-		err = newError(http.StatusUnprocessableEntity, codeMFAVerificationFailed, "The passkey was refused: %s", refusal.Why)
+		err = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeMFAVerificationFailed, "The passkey was refused: %s", refusal.Why)
 	}
 	s.answerFactorVerified(w, r, p.ChallengeID, u, sess, refresh, err)
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/analytics"
 	"studio/internal/cors"
 	"studio/internal/fault"
 	"studio/internal/query"
@@ -31,11 +32,14 @@ type Store interface {
 	// transaction, and returns those rows after the update (q.Select
 	// columns, in key order). It publishes a change for each.
 	Update(ctx context.Context, q *query.Query, set []query.Assignment) ([]query.Row, error)
+	// AnalyticsSummary is what the site did (rpc/analytics_summary).
+	AnalyticsSummary(ctx context.Context, q analytics.Query) (analytics.Summary, error)
 }
 
 // Config configures the service.
 type Config struct {
 	AllowedOrigins []string // may call the service from other sites (CORS)
+	Analytics      bool     // the server counts (--analytics on): rpc/analytics_summary says so
 	Logger         *slog.Logger
 }
 
@@ -53,7 +57,7 @@ func New(st Store, gate staff.Gate, cfg Config) *Service {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{store: st, gate: gate, cfg: cfg, cors: cors.Policy{
-		Origins: cfg.AllowedOrigins, AllowMethods: "GET, HEAD, PATCH, OPTIONS",
+		Origins: cfg.AllowedOrigins, AllowMethods: "GET, HEAD, POST, PATCH, OPTIONS",
 		AllowHeaders: corsAllowHeaders, ExposeHeaders: corsExposeHeaders, MaxAge: 10 * time.Minute,
 	}}
 }
@@ -77,13 +81,12 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimPrefix(r.URL.Path, Prefix+"/")
+	if fn, ok := isRPC(name); ok {
+		s.handleRPC(w, r, fn)
+		return
+	}
 	t, ok := query.TableNamed(name)
 	switch {
-	case strings.HasPrefix(name, "rpc/"):
-		writeError(w, &Error{Code: codeNoFunction,
-			Message: "Could not find the function public." + strings.TrimPrefix(name, "rpc/") + " in the schema cache",
-			Hint:    "No functions are exposed"})
-		return
 	case !ok:
 		writeError(w, errUnknownTable(name))
 		return

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/internal/analytics"
 	"studio/internal/api"
 	"studio/internal/auth"
 	"studio/internal/auth/authtest"
@@ -25,6 +26,7 @@ type fixture struct {
 	t     *testing.T
 	db    *store.DB
 	svc   *rest.Service
+	gate  *auth.Service
 	token string
 }
 
@@ -33,7 +35,7 @@ func newFixture(t *testing.T) *fixture { return newFixtureOn(t, storetest.Engine
 func newFixtureOn(t *testing.T, engine storetest.Engine) *fixture {
 	t.Helper()
 	db, authSvc := authtest.New(t, engine)
-	f := &fixture{t: t, db: db, svc: rest.New(db, authSvc, rest.Config{AllowedOrigins: []string{"https://console.test"}})}
+	f := &fixture{t: t, db: db, gate: authSvc, svc: rest.New(db, authSvc, rest.Config{AllowedOrigins: []string{"https://console.test"}})}
 	f.token = authtest.SignIn(t, db, authSvc, "ada@studio.test")
 	ctx := context.Background()
 	for i, name := range []string{"Ada", "Grace"} {
@@ -94,6 +96,14 @@ func TestErrors(t *testing.T) {
 		{"unknown table", "GET", "/rest/v1/auth_users", "", nil, 404, "PGRST205"},
 		{"the store's name of a table", "GET", "/rest/v1/newsletter_subscribers", "", nil, 404, "PGRST205"},
 		{"a function", "POST", "/rest/v1/rpc/anything", "{}", nil, 404, "PGRST202"},
+		{"analytics: not JSON", "POST", "/rest/v1/rpc/analytics_summary", "since=yesterday", nil, 400, "PGRST102"},
+		{"analytics: no period", "POST", "/rest/v1/rpc/analytics_summary", "{}", nil, 400, "22023"},
+		{"analytics: until before since", "POST", "/rest/v1/rpc/analytics_summary", `{"since":"2026-03-02T00:00:00Z","until":"2026-03-01T00:00:00Z"}`, nil, 400, "22023"},
+		{"analytics: a bad interval", "POST", "/rest/v1/rpc/analytics_summary", `{"since":"2026-03-01T00:00:00Z","until":"2026-03-02T00:00:00Z","interval":"minute"}`, nil, 400, "22023"},
+		{"analytics: hourly over a year", "POST", "/rest/v1/rpc/analytics_summary", `{"since":"2025-03-01T00:00:00Z","until":"2026-03-01T00:00:00Z","interval":"hour"}`, nil, 400, "22023"},
+		{"analytics: a bad time in a GET", "GET", "/rest/v1/rpc/analytics_summary?since=yesterday", "", nil, 400, "22023"},
+		{"analytics: no token", "POST", "/rest/v1/rpc/analytics_summary", "{}", []string{"Authorization", ""}, 401, "PGRST302"},
+		{"analytics: PATCH", "PATCH", "/rest/v1/rpc/analytics_summary", "{}", nil, 405, "PGRST117"},
 		{"another schema", "GET", "/rest/v1/contact_messages", "", []string{"Accept-Profile", "auth"}, 406, "PGRST106"},
 		{"unknown column in select", "GET", "/rest/v1/contact_messages?select=id,password", "", nil, 400, "42703"},
 		{"a cast in select", "GET", "/rest/v1/contact_messages?select=id::int", "", nil, 400, "PGRST100"},
@@ -310,5 +320,44 @@ func TestCORS(t *testing.T) {
 	r := f.do("GET", "/rest/v1/contact_messages", "", "Origin", "https://console.test")
 	if r.header.Get("Access-Control-Allow-Origin") != "https://console.test" || !strings.Contains(r.header.Get("Access-Control-Expose-Headers"), "content-range") {
 		t.Errorf("CORS headers = %v", r.header)
+	}
+}
+
+// TestAnalyticsSummary: rpc/analytics_summary answers what the site did,
+// by POST (supabase-js's rpc) or GET, filtered, and says whether the server
+// counts at all.
+func TestAnalyticsSummary(t *testing.T) {
+	f := newFixture(t)
+	day := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	err := f.db.WriteAnalytics(context.Background(), analytics.Batch{At: day, Views: []analytics.View{
+		{Visitor: "a", At: day.Add(9 * time.Hour), Path: "/", Source: "news.example", Browser: "Firefox", OS: "Linux", Device: "desktop"},
+		{Visitor: "b", At: day.Add(10 * time.Hour), Path: "/contact", Browser: "Safari", OS: "iOS", Device: "phone"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum analytics.Summary
+	read := func(r response) {
+		t.Helper()
+		if r.status != 200 || r.header.Get("Cache-Control") != "no-store" {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+		sum = analytics.Summary{}
+		if err := json.Unmarshal([]byte(r.body), &sum); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read(f.do("POST", "/rest/v1/rpc/analytics_summary", `{"since":"2026-03-02T00:00:00Z","until":"2026-03-03T00:00:00Z","interval":"hour"}`))
+	if sum.Views != 2 || len(sum.Series) != 24 || sum.Series[9].Views != 1 || sum.Series[10].Views != 1 || sum.Enabled {
+		t.Errorf("hourly: %d views, series %+v, enabled %v; want 2 views at 9:00 and 10:00, and not enabled", sum.Views, sum.Series, sum.Enabled)
+	}
+	read(f.do("POST", "/rest/v1/rpc/analytics_summary", `{"since":"2026-03-02T00:00:00Z","until":"2026-03-03T00:00:00Z","filters":{"device":"phone"}}`))
+	if sum.Views != 1 || sum.Pages[0].Path != "/contact" || sum.Interval != analytics.Day {
+		t.Errorf("phones, daily: %d views, pages %+v, interval %s", sum.Views, sum.Pages, sum.Interval)
+	}
+	f.svc = rest.New(f.db, f.gate, rest.Config{Analytics: true})
+	read(f.do("GET", "/rest/v1/rpc/analytics_summary?since=2026-03-02T00:00:00Z&until=2026-03-03T00:00:00Z", ""))
+	if !sum.Enabled || sum.Visitors != 2 {
+		t.Errorf("GET with analytics on: enabled %v, %d visitors", sum.Enabled, sum.Visitors)
 	}
 }

@@ -102,7 +102,7 @@ func TestSeenThroughTheServer(t *testing.T) {
 	}
 	stop()
 	<-done
-	sum, err := db.AnalyticsSummary(context.Background(), time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
+	sum, err := db.AnalyticsSummary(context.Background(), analytics.Query{Since: time.Now().Add(-time.Hour), Until: time.Now().Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}

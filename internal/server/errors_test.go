@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"studio/internal/analytics"
 	"studio/internal/auth"
 	"studio/internal/contact"
 	"studio/internal/fault"
@@ -45,6 +46,9 @@ func (s failingStores) Select(context.Context, *query.Query) (query.Result, erro
 }
 func (s failingStores) Update(context.Context, *query.Query, []query.Assignment) ([]query.Row, error) {
 	return nil, s.err
+}
+func (s failingStores) AnalyticsSummary(context.Context, analytics.Query) (analytics.Summary, error) {
+	return analytics.Summary{}, s.err
 }
 func (s failingStores) EnsureSigningKey(context.Context, staff.SigningKey) ([]staff.SigningKey, error) {
 	return nil, s.err

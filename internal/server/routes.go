@@ -60,6 +60,10 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	// A page shown fetches SeenPath (package analytics); its own request
 	// may tell where its visitor came from.
 	mux.HandleFunc("GET "+analytics.SeenPath, handleSeen(d))
+	// The site's links to its scheduling page and demo, counted as goals.
+	mux.HandleFunc("GET "+analytics.OutboundPath+"{name}", func(w http.ResponseWriter, r *http.Request) {
+		analytics.FollowOutbound(d.Analytics, w, r, r.PathValue("name"), clientIP(r, d.Functions.TrustedProxies))
+	})
 	mux.Handle("/", inOneWrite(servedPages(d))) // everything else: pages, assets, 404s
 }
 

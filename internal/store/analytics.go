@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"studio/internal/analytics"
+	"studio/internal/changes"
 )
 
 // What the public site did (package analytics): the day's salt, the views
@@ -45,84 +46,97 @@ type openVisit struct {
 func (s *DB) WriteAnalytics(ctx context.Context, b analytics.Batch) error {
 	views := slices.Clone(b.Views)
 	slices.SortStableFunc(views, func(x, y analytics.View) int { return x.At.Compare(y.At) })
-	return s.write(ctx, "write analytics", func(ctx context.Context, tx *sql.Tx) error {
-		open := map[string]*openVisit{}
-		var changed []*openVisit
-		visitOf := func(visitor string, at int64) (*openVisit, error) {
-			if v, ok := open[visitor]; ok && v != nil && at-v.last <= visitGap {
-				return v, nil
-			}
-			v := &openVisit{}
-			err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, last_at, exit_path FROM analytics_visits
-				WHERE visitor = ? AND last_at >= ? ORDER BY last_at DESC LIMIT 1`), visitor, at-visitGap).
-				Scan(&v.id, &v.last, &v.exit)
-			if errors.Is(err, sql.ErrNoRows) {
-				return nil, nil
-			}
-			return v, err
+	return s.writeChanges(ctx, "write analytics", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
+		if err := s.writeAnalytics(ctx, tx, views, b); err != nil {
+			return nil, err
 		}
-		addView, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO analytics_views (visit_id, at, path) VALUES (?, ?, ?)`))
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO analytics_live (id, updated_at) VALUES ('now', ?)
+			ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at`), s.d.timeArg(b.At)); err != nil {
+			return nil, err
+		}
+		return []changes.Change{change("analytics_live", changes.Update, "now")}, nil
+	})
+}
+
+// writeAnalytics writes the views (in time order), conversions and tallies
+// of b in tx.
+func (s *DB) writeAnalytics(ctx context.Context, tx *sql.Tx, views []analytics.View, b analytics.Batch) error {
+	open := map[string]*openVisit{}
+	var changed []*openVisit
+	visitOf := func(visitor string, at int64) (*openVisit, error) {
+		if v, ok := open[visitor]; ok && v != nil && at-v.last <= visitGap {
+			return v, nil
+		}
+		v := &openVisit{}
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, last_at, exit_path FROM analytics_visits
+			WHERE visitor = ? AND last_at >= ? ORDER BY last_at DESC LIMIT 1`), visitor, at-visitGap).
+			Scan(&v.id, &v.last, &v.exit)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		return v, err
+	}
+	addView, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO analytics_views (visit_id, at, path) VALUES (?, ?, ?)`))
+	if err != nil {
+		return err
+	}
+	defer addView.Close()
+	for _, view := range views {
+		at := view.At.Unix()
+		v, err := visitOf(view.Visitor, at)
 		if err != nil {
 			return err
 		}
-		defer addView.Close()
-		for _, view := range views {
-			at := view.At.Unix()
-			v, err := visitOf(view.Visitor, at)
+		if v == nil {
+			v = &openVisit{last: at, exit: view.Path}
+			err = tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO analytics_visits
+				(visitor, started_at, last_at, entry_path, exit_path, views, source, utm_source, utm_medium, utm_campaign, browser, os, device, country)
+				VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+				view.Visitor, at, at, view.Path, view.Path, view.Source, view.Campaign.Source, view.Campaign.Medium, view.Campaign.Name,
+				view.Browser, view.OS, view.Device, view.Country).Scan(&v.id)
 			if err != nil {
 				return err
 			}
-			if v == nil {
-				v = &openVisit{last: at, exit: view.Path}
-				err = tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO analytics_visits
-					(visitor, started_at, last_at, entry_path, exit_path, views, source, utm_source, utm_medium, utm_campaign, browser, os, device, country)
-					VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-					view.Visitor, at, at, view.Path, view.Path, view.Source, view.Campaign.Source, view.Campaign.Medium, view.Campaign.Name,
-					view.Browser, view.OS, view.Device, view.Country).Scan(&v.id)
-				if err != nil {
-					return err
-				}
-			} else {
-				if !v.touched {
-					changed = append(changed, v)
-				}
-				v.last, v.exit, v.added, v.touched = at, view.Path, v.added+1, true
+		} else {
+			if !v.touched {
+				changed = append(changed, v)
 			}
-			open[view.Visitor] = v
-			if _, err := addView.ExecContext(ctx, v.id, at, view.Path); err != nil {
-				return err
-			}
+			v.last, v.exit, v.added, v.touched = at, view.Path, v.added+1, true
 		}
-		for _, v := range changed {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE analytics_visits SET last_at = ?, exit_path = ?, views = views + ?
-				WHERE id = ?`), v.last, v.exit, v.added, v.id); err != nil {
-				return err
-			}
+		open[view.Visitor] = v
+		if _, err := addView.ExecContext(ctx, v.id, at, view.Path); err != nil {
+			return err
 		}
-		for _, c := range b.Conversions {
-			at := c.At.Unix()
-			v, err := visitOf(c.Visitor, at)
-			if err != nil {
-				return err
-			}
-			var visit any
-			if v != nil {
-				visit = v.id
-			}
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO analytics_conversions (visit_id, visitor, at, goal) VALUES (?, ?, ?, ?)`),
-				visit, c.Visitor, at, string(c.Goal)); err != nil {
-				return err
-			}
+	}
+	for _, v := range changed {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE analytics_visits SET last_at = ?, exit_path = ?, views = views + ?
+			WHERE id = ?`), v.last, v.exit, v.added, v.id); err != nil {
+			return err
 		}
-		for k, n := range b.NotCounted {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO analytics_not_counted (day, reason, count) VALUES (?, ?, ?)
-				ON CONFLICT (day, reason) DO UPDATE SET count = analytics_not_counted.count + excluded.count`),
-				k.Day, string(k.Reason), n); err != nil {
-				return err
-			}
+	}
+	for _, c := range b.Conversions {
+		at := c.At.Unix()
+		v, err := visitOf(c.Visitor, at)
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+		var visit any
+		if v != nil {
+			visit = v.id
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO analytics_conversions (visit_id, visitor, at, goal) VALUES (?, ?, ?, ?)`),
+			visit, c.Visitor, at, string(c.Goal)); err != nil {
+			return err
+		}
+	}
+	for k, n := range b.NotCounted {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO analytics_not_counted (day, reason, count) VALUES (?, ?, ?)
+			ON CONFLICT (day, reason) DO UPDATE SET count = analytics_not_counted.count + excluded.count`),
+			k.Day, string(k.Reason), n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PruneAnalytics deletes the views, visits and conversions before

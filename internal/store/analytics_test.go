@@ -50,12 +50,12 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 			t.Fatal(err)
 		}
 	}
-	sum, err := db.AnalyticsSummary(ctx, day, day.Add(24*time.Hour))
+	sum, err := db.AnalyticsSummary(ctx, analytics.Query{Since: day, Until: day.Add(24 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := analytics.Summary{
-		Since: day, Until: day.Add(24 * time.Hour),
+		Enabled: true, Since: day, Until: day.Add(24 * time.Hour), Interval: analytics.Day,
 		Visitors: 2, Visits: 3, Views: 5, ViewsPerVisit: 1.6667, BounceRate: 0.6667, VisitDuration: 100,
 		Pages: []analytics.PageCount{{Path: "/", Views: 1, Visitors: 1}, {Path: "/about", Views: 1, Visitors: 1},
 			{Path: "/contact", Views: 1, Visitors: 1}, {Path: "/products", Views: 1, Visitors: 1}, {Path: "/resources", Views: 1, Visitors: 1}},
@@ -68,6 +68,9 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 		Devices:    []analytics.Count{{Value: "desktop", Visitors: 1}, {Value: "phone", Visitors: 1}},
 		Countries:  []analytics.Count{{Value: "FR", Visitors: 1}},
 		NotCounted: analytics.NotCounted{Bot: 4, GPC: 2},
+		Series:     []analytics.Point{{At: day, Visitors: 2, Views: 5}},
+		Previous: analytics.Totals{Since: day.Add(-24 * time.Hour), Until: day,
+			Series: []analytics.Point{{At: day.Add(-24 * time.Hour)}}},
 	}
 	for _, g := range analytics.Goals {
 		c := analytics.GoalCount{Goal: g}
@@ -80,13 +83,45 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 
-	// The next day's summary holds none of it.
-	next, err := db.AnalyticsSummary(ctx, day.Add(24*time.Hour), day.Add(48*time.Hour))
+	// The next day's summary holds none of it, but its previous period does.
+	next, err := db.AnalyticsSummary(ctx, analytics.Query{Since: day.Add(24 * time.Hour), Until: day.Add(48 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if next.Views != 0 || next.Visits != 0 || next.NotCounted != (analytics.NotCounted{}) {
 		t.Errorf("the next day counts %+v", next)
+	}
+	if p := next.Previous; p.Visits != 3 || p.Views != 5 || p.Visitors != 2 || p.BounceRate != 0.6667 || len(p.Series) != 1 || p.Series[0].Views != 5 {
+		t.Errorf("the next day's previous period: %+v", p)
+	}
+
+	// Hourly, narrowed by a filter; and visitors now.
+	nine := at(0).Truncate(time.Hour)
+	narrowed := func(f analytics.Filters) analytics.Summary {
+		t.Helper()
+		s, err := db.AnalyticsSummary(ctx, analytics.Query{Since: nine, Until: nine.Add(2 * time.Hour), Interval: analytics.Hour, Filters: f, Now: at(46)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	fromNews := narrowed(analytics.Filters{Source: "news.example"})
+	if fromNews.Visits != 1 || fromNews.Views != 3 || len(fromNews.Pages) != 3 ||
+		!cmp.Equal(fromNews.Series, []analytics.Point{{At: nine, Visitors: 1, Views: 3}, {At: nine.Add(time.Hour)}}) {
+		t.Errorf("from news.example, hourly: %d visits, %d views, pages %+v, series %+v", fromNews.Visits, fromNews.Views, fromNews.Pages, fromNews.Series)
+	}
+	if fromNews.VisitorsNow != 1 {
+		t.Errorf("visitors now: %d, want 1 (Ada, 1 minute ago; Bo 44 minutes ago)", fromNews.VisitorsNow)
+	}
+	if direct := narrowed(analytics.Filters{Source: analytics.Direct}); direct.Visits != 2 || direct.Views != 2 || direct.Conversions[0].Count != 0 {
+		t.Errorf("direct: %d visits, %d views, %+v", direct.Visits, direct.Views, direct.Conversions[0])
+	}
+	contactPage := narrowed(analytics.Filters{Path: "/contact"})
+	if contactPage.Visits != 1 || contactPage.Views != 1 || len(contactPage.Pages) != 1 || contactPage.Conversions[0].Count != 1 {
+		t.Errorf("/contact: %d visits, %d views, pages %+v, %+v", contactPage.Visits, contactPage.Views, contactPage.Pages, contactPage.Conversions[0])
+	}
+	if phones := narrowed(analytics.Filters{Device: "phone", Country: "FR"}); phones.Visits != 0 {
+		t.Errorf("phones in France: %d visits, want none", phones.Visits)
 	}
 
 	// Pruning: raw rows before the cut go, and the salts of older days.
@@ -96,7 +131,7 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 	if err := db.PruneAnalytics(ctx, at(30), "2026-03-03"); err != nil {
 		t.Fatal(err)
 	}
-	sum, err = db.AnalyticsSummary(ctx, day, day.Add(24*time.Hour))
+	sum, err = db.AnalyticsSummary(ctx, analytics.Query{Since: day, Until: day.Add(24 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,3 +136,19 @@ test("a contact message is a conversion of the visit's source and campaign", asy
   expect(sum.sources).toContainEqual({ source: "news.example", visitors: 1 });
   expect(sum.campaigns).toContainEqual(expect.objectContaining({ utm_source: "newsletter", utm_campaign: "autumn", visitors: 1 }));
 });
+
+test("a template downloaded and the demo followed are goals; the demo's link stays a same-site redirect", async ({ browser }) => {
+  const page = await visitor(browser);
+  await page.goto("/resources/templates");
+  const download = page.locator('a[href^="/storage/v1/object/public/downloads/"]').first();
+  const file = await page.request.get((await download.getAttribute("href"))!);
+  expect(file.status()).toBe(200);
+  await page.goto("/products/aurion");
+  const demo = page.getByRole("link", { name: /Try Demo/ }).first();
+  await expect(demo).toHaveAttribute("href", "/go/demo");
+  const followed = await page.request.get("/go/demo", { maxRedirects: 0 });
+  expect(followed.status()).toBe(302);
+  expect(followed.headers()["location"]).toMatch(/^https:\/\/demo\./);
+  await expect.poll(() => summary().conversions.find((c) => c.goal === "template_downloaded")?.count).toBe(1);
+  await expect.poll(() => summary().conversions.find((c) => c.goal === "demo_opened")?.count).toBe(1);
+});

@@ -25,12 +25,16 @@ export const shareImage = {
   alt: `${studio.name}: Build, Launch, Scale & Exit Your SaaS Success Story`,
 } as const;
 
-/** External addresses, each defined once. */
+/**
+ * The links to other sites that the studio counts as goals: each is a
+ * same-site redirect (/go/…) to its target in the server's
+ * internal/analytics/outbound.json, never to an address a request names.
+ */
 export const externalLinks = {
   /** The live AURION demo. */
-  aurionDemo: "https://demo.aurion.app",
+  aurionDemo: "/go/demo",
   /** The scheduling page for the free 30-minute consultation. */
-  scheduling: "https://cal.com/meridian-studio/discovery-call",
+  scheduling: "/go/schedule",
 } as const;
 
 export type NavLink = { readonly label: string; readonly href: string };

@@ -6,5 +6,6 @@
  * Browsers without speculation rules load pages on click as usual.
  */
 export const speculationRules = JSON.stringify({
-  prefetch: [{ where: { and: [{ href_matches: "/*" }, { not: { href_matches: "/functions/*" } }] }, eagerness: "moderate" }],
+  // Not /go/*: a prefetch of an outbound link would follow its redirect to another site.
+  prefetch: [{ where: { and: [{ href_matches: "/*" }, { not: { href_matches: "/functions/*" } }, { not: { href_matches: "/go/*" } }] }, eagerness: "moderate" }],
 });

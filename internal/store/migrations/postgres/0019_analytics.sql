@@ -56,3 +56,10 @@ CREATE TABLE analytics_not_counted (
     count  BIGINT NOT NULL,
     PRIMARY KEY (day, reason)
 );
+
+-- One row, touched by each write of counts (and at least once a minute):
+-- the console's analytics screen hears over realtime/v1 that they changed.
+CREATE TABLE analytics_live (
+    id         TEXT PRIMARY KEY,   -- 'now'
+    updated_at TIMESTAMPTZ NOT NULL
+);

@@ -44,6 +44,15 @@ export type Database = {
         Update: { [_ in never]: never };
         Relationships: [];
       };
+      analytics_live: {
+        Row: {
+          id: string;
+          updated_at: string;
+        };
+        Insert: { [_ in never]: never };
+        Update: { [_ in never]: never };
+        Relationships: [];
+      };
     };
     Views: { [_ in never]: never };
     Functions: { [_ in never]: never };

@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"studio/internal/api"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -21,27 +22,27 @@ type ssoParams struct {
 	SkipHTTPRedirect    *bool  `json:"skip_http_redirect"`
 	CodeChallenge       string `json:"code_challenge"`
 	CodeChallengeMethod string `json:"code_challenge_method"`
-	captchaParams
+	gotrue.CaptchaParams
 }
 
 // validate checks that exactly one of provider_id and domain is given, with
 // GoTrue's messages.
-func (p ssoParams) validate() *AuthError {
+func (p ssoParams) validate() *gotrue.Error {
 	switch {
 	case p.ProviderID != "" && p.Domain != "":
-		return newError(http.StatusBadRequest, codeValidationFailed, "Only one of provider_id or domain supported")
+		return gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Only one of provider_id or domain supported")
 	case p.ProviderID == "" && p.Domain == "":
-		return newError(http.StatusBadRequest, codeValidationFailed, "A provider_id or domain needs to be provided")
+		return gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "A provider_id or domain needs to be provided")
 	case p.ProviderID != "" && uuid.Validate(p.ProviderID) != nil:
 		// GoTrue's body has a UUID there, so this fails as its JSON does.
-		return newError(http.StatusBadRequest, codeBadJSON, "Could not parse request body as JSON: provider_id is not a UUID")
+		return gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadJSON, "Could not parse request body as JSON: provider_id is not a UUID")
 	}
 	return nil
 }
 
 var (
-	errNoSSOProvider       = newError(http.StatusNotFound, codeSSOProviderNotFound, "No such SSO provider")
-	errNoSSOProviderDomain = newError(http.StatusNotFound, codeSSOProviderNotFound, "No SSO provider assigned for this domain")
+	errNoSSOProvider       = gotrue.NewError(http.StatusNotFound, gotrue.CodeSSOProviderNotFound, "No such SSO provider")
+	errNoSSOProviderDomain = gotrue.NewError(http.StatusNotFound, gotrue.CodeSSOProviderNotFound, "No SSO provider assigned for this domain")
 )
 
 // handleSSO handles POST /sso: it starts a SAML sign-in at the provider of
@@ -49,19 +50,19 @@ var (
 // skip_http_redirect (what supabase-js asks for), else a 303 to it. The
 // AuthnRequest goes by the HTTP-Redirect binding, signed; its RelayState is
 // the flow's state, and the flow keeps its ID for InResponseTo.
-func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
+func (h *Handlers) handleSSO(w http.ResponseWriter, r *http.Request) {
 	var p ssoParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	if e := p.validate(); e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
-	if !s.allow(w, r, s.limitSSO) {
+	if !h.host.Allow(w, r, LimitSSO) {
 		return
 	}
-	if !s.checkCaptcha(w, r, p.Security.CaptchaToken) { // before anything is looked up or stored
+	if !h.host.CheckCaptcha(w, r, p.Security.CaptchaToken) { // before anything is looked up or stored
 		return
 	}
 
@@ -72,51 +73,51 @@ func (s *Service) handleSSO(w http.ResponseWriter, r *http.Request) {
 	notFound := errNoSSOProvider
 	if p.ProviderID != "" {
 		id := uuid.MustParse(p.ProviderID).String() // validated
-		provider, err = s.store.FindProvider(ctx, id)
+		provider, err = h.store.FindProvider(ctx, id)
 		if err == nil && (provider.Kind != staff.KindSAML || provider.ID != id) {
 			err = staff.ErrNotFound
 		}
 	} else {
 		notFound = errNoSSOProviderDomain
-		provider, err = s.store.FindSSOProviderByDomain(ctx, strings.ToLower(strings.TrimSpace(p.Domain)))
+		provider, err = h.store.FindSSOProviderByDomain(ctx, strings.ToLower(strings.TrimSpace(p.Domain)))
 	}
 	switch {
 	case errors.Is(err, staff.ErrNotFound):
-		writeError(w, r, notFound)
+		gotrue.WriteError(w, r, notFound)
 		return
 	case err != nil:
-		s.failed(w, r, "find SSO provider", err)
+		h.failed(w, r, "find SSO provider", err)
 		return
 	}
-	method, e := pkceMethod(p.CodeChallenge, p.CodeChallengeMethod)
+	method, e := gotrue.PKCEMethod(p.CodeChallenge, p.CodeChallengeMethod)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 
-	config, idp, err := s.samlSettings(r.Context(), provider)
+	config, idp, err := h.samlSettings(r.Context(), provider)
 	if err != nil {
-		s.failed(w, r, "SAML provider", err)
+		h.failed(w, r, "SAML provider", err)
 		return
 	}
-	sp, err := s.serviceProvider(ctx, idp, config.NameIDFormat, s.cfg.Now())
+	sp, err := h.serviceProvider(ctx, idp, config.NameIDFormat, h.cfg.Now())
 	if err != nil {
-		s.failed(w, r, "SAML service provider", err)
+		h.failed(w, r, "SAML service provider", err)
 		return
 	}
 	request, err := sp.MakeAuthenticationRequest(sp.GetSSOBindingLocation(saml.HTTPRedirectBinding), saml.HTTPRedirectBinding, saml.HTTPPostBinding)
 	if err != nil {
-		s.failed(w, r, "SAML AuthnRequest", err)
+		h.failed(w, r, "SAML AuthnRequest", err)
 		return
 	}
-	state, err := s.newFlow(ctx, provider.Name, p.RedirectTo, p.CodeChallenge, method, request.ID, "", "")
+	state, err := h.newFlow(ctx, provider.Name, p.RedirectTo, p.CodeChallenge, method, request.ID, "", "")
 	if err != nil {
-		s.failed(w, r, "create flow state", err)
+		h.failed(w, r, "create flow state", err)
 		return
 	}
 	to, err := request.Redirect(state, sp)
 	if err != nil {
-		s.failed(w, r, "SAML redirect", err)
+		h.failed(w, r, "SAML redirect", err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

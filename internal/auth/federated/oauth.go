@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"studio/internal/api"
-	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -23,9 +23,9 @@ import (
 // (finishFlow). GET /user/identities/authorize starts the same flow to
 // link the provider to the signed-in person.
 
-// CallbackPath is where providers send the browser back, under Prefix: the
-// redirect URI to register at a provider is SiteOrigin + Prefix +
-// CallbackPath.
+// CallbackPath is where providers send the browser back, under the
+// service's prefix: the redirect URI to register at a provider is
+// SiteOrigin + /auth/v1 + CallbackPath.
 const CallbackPath = "/callback"
 
 // forwardedParams are the query parameters of /authorize (supabase-js's
@@ -48,13 +48,13 @@ var forwardedParams = []string{
 
 // handleAuthorize handles GET /auth/v1/authorize?provider=NAME&redirect_to&
 // scopes&code_challenge&code_challenge_method: a 302 to the provider.
-func (s *Service) handleAuthorize(w http.ResponseWriter, r *http.Request) {
-	if !s.allow(w, r, s.limitOTP) {
+func (h *Handlers) handleAuthorize(w http.ResponseWriter, r *http.Request) {
+	if !h.host.Allow(w, r, LimitStart) {
 		return
 	}
-	to, e := s.providerRedirect(r, "")
+	to, e := h.providerRedirect(r, "")
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -65,21 +65,17 @@ func (s *Service) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 // flow of handleAuthorize, whose identity is linked to the signed-in
 // person. With skip_http_redirect=true (the official client) it answers
 // {url}, else a 302.
-func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
-	c, ok := s.authenticate(w, r)
+func (h *Handlers) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
+	u, ok := h.host.LinkingUser(w, r)
 	if !ok {
 		return
 	}
-	if e := s.mayLink(c); e != nil {
-		writeError(w, r, e)
+	if !h.host.Allow(w, r, LimitStart) {
 		return
 	}
-	if !s.allow(w, r, s.limitOTP) {
-		return
-	}
-	to, e := s.providerRedirect(r, c.user.ID)
+	to, e := h.providerRedirect(r, u.ID)
 	if e != nil {
-		writeError(w, r, e)
+		gotrue.WriteError(w, r, e)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -90,38 +86,29 @@ func (s *Service) handleLinkIdentity(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusFound)
 }
 
-// mayLink refuses to add a way in to a person whose session is below the
-// assurance level they need (aal2 once they have a verified factor).
-func (s *Service) mayLink(c caller) *AuthError {
-	if s.requiredAAL(c.user) == staff.AAL2 && c.session.AAL != staff.AAL2 {
-		return newError(http.StatusForbidden, CodeInsufficientAAL, "AAL2 session is required to link an identity: verify your second factor first")
-	}
-	return nil
-}
-
 // providerRedirect starts a flow at the provider the request names and
 // returns the URL of the provider's authorization request. linkUserID,
 // when set, is the person the identity is linked to.
-func (s *Service) providerRedirect(r *http.Request, linkUserID string) (string, *AuthError) {
+func (h *Handlers) providerRedirect(r *http.Request, linkUserID string) (string, *gotrue.Error) {
 	q := r.URL.Query()
-	c, e := s.oidcProvider(r.Context(), q.Get("provider"))
+	c, e := h.oidcProvider(r.Context(), q.Get("provider"))
 	if e != nil {
 		return "", e
 	}
-	method, e := pkceMethod(q.Get("code_challenge"), q.Get("code_challenge_method"))
+	method, e := gotrue.PKCEMethod(q.Get("code_challenge"), q.Get("code_challenge_method"))
 	if e != nil {
 		return "", e
 	}
 	nonce, err := staff.RandomToken()
 	if err != nil {
-		return "", s.storeFailure("new nonce", err)
+		return "", h.storeFailure("new nonce", err)
 	}
 	verifier := oauth2.GenerateVerifier()
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	state, err := s.newFlow(ctx, c.Name, q.Get("redirect_to"), q.Get("code_challenge"), method, nonce, verifier, linkUserID)
+	state, err := h.newFlow(ctx, c.Name, q.Get("redirect_to"), q.Get("code_challenge"), method, nonce, verifier, linkUserID)
 	if err != nil {
-		return "", s.storeFailure("create flow state", err)
+		return "", h.storeFailure("create flow state", err)
 	}
 	var opts []oauth2.AuthCodeOption
 	for _, key := range forwardedParams {
@@ -130,61 +117,61 @@ func (s *Service) providerRedirect(r *http.Request, linkUserID string) (string, 
 		}
 	}
 	opts = append(opts, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier))
-	return c.oauth2Config(s.callbackURL(), c.scopes(q.Get("scopes"))).AuthCodeURL(state, opts...), nil
+	return c.oauth2Config(h.callbackURL(), c.scopes(q.Get("scopes"))).AuthCodeURL(state, opts...), nil
 }
 
 // callbackURL is the redirect URI sent to providers.
-func (s *Service) callbackURL() string { return s.issuer + CallbackPath }
+func (h *Handlers) callbackURL() string { return h.cfg.Issuer + CallbackPath }
 
 // handleCallback handles GET or POST (form_post) /auth/v1/callback: the
 // provider's answer. The flow of its state ends at its redirect_to; an
 // unknown or expired state at the console. A refusal of a flow of this
 // service is audited (login_failed); an unknown state, which anyone may
 // send, is only answered.
-func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
+func (h *Handlers) handleCallback(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, api.MaxBodyBytes)
 	if err := r.ParseForm(); err != nil {
-		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
-			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback could not be read"))
+		h.finishFlow(w, r, h.consoleFlow(), staff.User{}, MethodOAuth,
+			gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback could not be read"))
 		return
 	}
 	state := r.Form.Get("state")
 	if state == "" {
-		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
-			newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth state parameter missing"))
+		h.finishFlow(w, r, h.consoleFlow(), staff.User{}, MethodOAuth,
+			gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth state parameter missing"))
 		return
 	}
 	ctx, cancel := withStoreTimeout(r)
-	flow, err := s.store.ConsumeFlowState(ctx, staff.StateHash(state), s.cfg.Now())
+	flow, err := h.store.ConsumeFlowState(ctx, staff.StateHash(state), h.cfg.Now())
 	cancel()
 	switch {
 	case errors.Is(err, staff.ErrNotFound):
-		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth,
-			newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state not found or expired"))
+		h.finishFlow(w, r, h.consoleFlow(), staff.User{}, MethodOAuth,
+			gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthState, "OAuth state not found or expired"))
 		return
 	case errors.Is(err, staff.ErrFlowStateExpired):
-		expired := federatedRefusal{reason: "state expired", e: newError(http.StatusBadRequest, codeBadOAuthState, "OAuth state has expired")}
-		s.auditRefusal(r, kindOIDCAudit, flow.Provider, expired)
-		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth, expired.e)
+		expired := federatedRefusal{reason: "state expired", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthState, "OAuth state has expired")}
+		h.auditRefusal(r, kindOIDCAudit, flow.Provider, expired)
+		h.finishFlow(w, r, h.consoleFlow(), staff.User{}, MethodOAuth, expired.e)
 		return
 	case err != nil:
-		s.finishFlow(w, r, s.consoleFlow(), staff.User{}, MethodOAuth, s.storeFailure("consume flow state", err))
+		h.finishFlow(w, r, h.consoleFlow(), staff.User{}, MethodOAuth, h.storeFailure("consume flow state", err))
 		return
 	}
-	u, refusal := s.providerSignIn(r, flow, r.Form)
+	u, refusal := h.providerSignIn(r, flow, r.Form)
 	if refusal != nil {
-		s.refuseFlow(w, r, flow, kindOIDCAudit, MethodOAuth, *refusal)
+		h.refuseFlow(w, r, flow, kindOIDCAudit, MethodOAuth, *refusal)
 		return
 	}
-	s.finishFlow(w, r, flow, u, MethodOAuth, nil)
+	h.finishFlow(w, r, flow, u, MethodOAuth, nil)
 }
 
 // providerSignIn checks the issuer of the callback's params, trades their
 // code for the provider's ID token, checks it and its nonce against flow, and returns
 // the member of staff it signs in (or links to flow.LinkUserID), or why
 // not.
-func (s *Service) providerSignIn(r *http.Request, flow staff.FlowState, params url.Values) (staff.User, *federatedRefusal) {
-	c, e := s.oidcProvider(r.Context(), flow.Provider)
+func (h *Handlers) providerSignIn(r *http.Request, flow staff.FlowState, params url.Values) (staff.User, *federatedRefusal) {
+	c, e := h.oidcProvider(r.Context(), flow.Provider)
 	if e != nil {
 		return staff.User{}, &federatedRefusal{reason: "provider unavailable", e: e}
 	}
@@ -197,37 +184,37 @@ func (s *Service) providerSignIn(r *http.Request, flow staff.FlowState, params u
 			why = refusal
 		}
 		return staff.User{}, &federatedRefusal{reason: "provider refused: " + truncate(refusal, 64),
-			e: newError(http.StatusForbidden, codeBadOAuthCallback, "The provider refused the sign-in: %s", why)}
+			e: gotrue.NewError(http.StatusForbidden, gotrue.CodeBadOAuthCallback, "The provider refused the sign-in: %s", why)}
 	}
 	code := params.Get("code")
 	if code == "" {
-		return staff.User{}, &federatedRefusal{reason: "no code", e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback with missing authorization code")}
+		return staff.User{}, &federatedRefusal{reason: "no code", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback with missing authorization code")}
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), federated.ProviderTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), ProviderTimeout)
 	defer cancel()
-	tok, err := c.oauth2Config(s.callbackURL(), nil).Exchange(federated.ProviderContext(ctx, c.cfg.Issuer), code, oauth2.VerifierOption(flow.ProviderVerifier))
+	tok, err := c.oauth2Config(h.callbackURL(), nil).Exchange(ProviderContext(ctx, c.cfg.Issuer), code, oauth2.VerifierOption(flow.ProviderVerifier))
 	if err != nil {
-		s.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
-		return staff.User{}, &federatedRefusal{reason: "code exchange", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
+		h.cfg.Logger.Warn("auth: code exchange failed", "provider", c.Name, "err", err)
+		return staff.User{}, &federatedRefusal{reason: "code exchange", e: gotrue.NewError(http.StatusBadGateway, gotrue.CodeBadOAuthCallback, "The provider %s did not exchange the code", c.Name)}
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
-		return staff.User{}, &federatedRefusal{reason: "no id token", e: newError(http.StatusBadGateway, codeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
+		return staff.User{}, &federatedRefusal{reason: "no id token", e: gotrue.NewError(http.StatusBadGateway, gotrue.CodeBadOAuthCallback, "The provider %s sent no ID token", c.Name)}
 	}
-	idt, claims, refusal := s.verifyIDToken(ctx, c, raw, tok.AccessToken)
-	if refusal == nil && !federated.NonceMatches(idt.Nonce, flow.RequestID) {
-		refusal = &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
+	idt, claims, refusal := h.verifyIDToken(ctx, c, raw, tok.AccessToken)
+	if refusal == nil && !NonceMatches(idt.Nonce, flow.RequestID) {
+		refusal = &federatedRefusal{reason: "nonce", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Nonces mismatch")}
 	}
 	if refusal != nil {
 		if refusal.e.Status != http.StatusBadGateway { // the provider failing stays so
-			refusal.e = newError(http.StatusBadRequest, codeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
+			refusal.e = gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "The provider's ID token was refused: %s", refusal.e.Message)
 		}
 		return staff.User{}, refusal
 	}
 	sctx, scancel := withStoreTimeout(r)
 	defer scancel()
 	person := c.person(idt, claims)
-	return s.federatedUser(sctx, r, person, flow.LinkUserID)
+	return h.federatedUser(sctx, r, person, flow.LinkUserID)
 }
 
 // truncate cuts text to at most n bytes, at a rune boundary.

@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"studio/internal/auth/gotrue"
 	"studio/internal/notify"
 	"studio/internal/staff"
 )
@@ -46,15 +47,15 @@ type federatedPerson struct {
 
 // The refusals of federated sign-in.
 var (
-	errSignupDisabled   = newError(http.StatusUnprocessableEntity, codeSignupDisabled, "Signups not allowed for this instance")
-	errEmailNotVerified = newError(http.StatusUnprocessableEntity, codeProviderEmailNeedsVerification,
+	errSignupDisabled   = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeSignupDisabled, "Signups not allowed for this instance")
+	errEmailNotVerified = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeProviderEmailNeedsVerification,
 		"The provider has not verified this e-mail address: it signs nobody in")
-	errIdentityTaken = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists,
+	errIdentityTaken = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeIdentityAlreadyExists,
 		"Identity is already linked to another user")
-	errIdentityLinked = newError(http.StatusUnprocessableEntity, codeIdentityAlreadyExists, "Identity is already linked")
+	errIdentityLinked = gotrue.NewError(http.StatusUnprocessableEntity, gotrue.CodeIdentityAlreadyExists, "Identity is already linked")
 	// errProviderUnlinked: the person unlinked the provider; only a link
 	// they make again lets it sign them in.
-	errProviderUnlinked = newError(http.StatusForbidden, codeIdentityNotFound,
+	errProviderUnlinked = gotrue.NewError(http.StatusForbidden, gotrue.CodeIdentityNotFound,
 		"This provider was unlinked from the account: sign in another way and link it again")
 )
 
@@ -69,12 +70,12 @@ const (
 type federatedRefusal struct {
 	reason string // for the log and the audit: signature, expired, audience, not staff…
 	email  string // when known
-	e      *AuthError
+	e      *gotrue.Error
 }
 
 // personRefusal is the refusal of federatedUser's e for email: "not staff"
 // for a sign-in, "link" for the linking of an identity.
-func personRefusal(e *AuthError, email, linkUserID string) *federatedRefusal {
+func personRefusal(e *gotrue.Error, email, linkUserID string) *federatedRefusal {
 	why := "not staff: "
 	if linkUserID != "" {
 		why = "link: "
@@ -86,38 +87,38 @@ func personRefusal(e *AuthError, email, linkUserID string) *federatedRefusal {
 // kindOIDCAudit) at provider and records login_failed with the detail
 // "KIND PROVIDER: REASON". A failure of the store is only logged: the store
 // would not record it either.
-func (s *Service) auditRefusal(r *http.Request, kind, provider string, refusal federatedRefusal) {
-	s.cfg.Logger.Warn("auth: federated sign-in refused", "kind", kind, "provider", provider, "reason", refusal.reason, "code", refusal.e.Code)
+func (h *Handlers) auditRefusal(r *http.Request, kind, provider string, refusal federatedRefusal) {
+	h.cfg.Logger.Warn("auth: federated sign-in refused", "kind", kind, "provider", provider, "reason", refusal.reason, "code", refusal.e.Code)
 	if refusal.e.Status == http.StatusInternalServerError || refusal.e.Status == http.StatusServiceUnavailable {
 		return
 	}
-	audit := s.audit(r, staff.ActionLoginFailed)
+	audit := h.host.Audit(r, staff.ActionLoginFailed)
 	audit.Email, audit.Detail = refusal.email, kind+" "+provider+": "+refusal.reason
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	if err := s.store.AddAudit(ctx, audit); err != nil {
-		s.cfg.Logger.Warn("auth: audit a refused sign-in", "err", err)
+	if err := h.store.AddAudit(ctx, audit); err != nil {
+		h.cfg.Logger.Warn("auth: audit a refused sign-in", "err", err)
 	}
 }
 
 // refuseFlow ends a refused federated sign-in: audited (auditRefusal), and
 // the browser back at flow's redirect_to with the error.
-func (s *Service) refuseFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, kind, method string, refusal federatedRefusal) {
-	s.auditRefusal(r, kind, flow.Provider, refusal)
-	s.finishFlow(w, r, flow, staff.User{}, method, refusal.e)
+func (h *Handlers) refuseFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, kind, method string, refusal federatedRefusal) {
+	h.auditRefusal(r, kind, flow.Provider, refusal)
+	h.finishFlow(w, r, flow, staff.User{}, method, refusal.e)
 }
 
 // newFlow starts a sign-in at provider: it stores its flow state and returns
 // the state to send. redirectTo is checked against --redirect-urls (the
 // console when refused).
-func (s *Service) newFlow(ctx context.Context, provider, redirectTo, challenge, method, requestID, providerVerifier, linkUserID string) (string, error) {
+func (h *Handlers) newFlow(ctx context.Context, provider, redirectTo, challenge, method, requestID, providerVerifier, linkUserID string) (string, error) {
 	state, err := staff.RandomToken()
 	if err != nil {
 		return "", err
 	}
-	now := s.cfg.Now()
-	to := s.cfg.Redirects.resolve(redirectTo)
-	err = s.store.CreateFlowState(ctx, staff.FlowState{StateHash: staff.StateHash(state), Provider: provider, RequestID: requestID,
+	now := h.cfg.Now()
+	to := h.host.Redirect(redirectTo)
+	err = h.store.CreateFlowState(ctx, staff.FlowState{StateHash: staff.StateHash(state), Provider: provider, RequestID: requestID,
 		ProviderVerifier: providerVerifier, RedirectTo: to.String(), CodeChallenge: challenge, CodeChallengeMethod: method,
 		LinkUserID: linkUserID, CreatedAt: now, ExpiresAt: now.Add(FlowStateExpiry)})
 	return state, err
@@ -131,23 +132,23 @@ func (s *Service) newFlow(ctx context.Context, provider, redirectTo, challenge, 
 // its member of staff (unless they unlinked the provider), or a new one. Any
 // other address, staff's or not, is refused alike, and nothing is created.
 // Every new link is audited and mailed to the person.
-func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (staff.User, *federatedRefusal) {
-	email, e := normalizeEmail(p.Email)
-	if e != nil || !p.EmailVerified {
+func (h *Handlers) federatedUser(ctx context.Context, r *http.Request, p federatedPerson, linkUserID string) (staff.User, *federatedRefusal) {
+	email, err := staff.NormalizeEmail(p.Email)
+	if err != nil || !p.EmailVerified {
 		return staff.User{}, personRefusal(errEmailNotVerified, p.Email, linkUserID)
 	}
-	now := s.cfg.Now()
+	now := h.cfg.Now()
 	id := staff.Identity{ID: uuid.NewString(), Provider: p.Provider.Name, Subject: p.Subject, Email: email, Data: p.Data,
 		CreatedAt: now, UpdatedAt: now, LastSignInAt: &now}
-	audit := s.audit(r, staff.ActionIdentityLinked)
+	audit := h.host.Audit(r, staff.ActionIdentityLinked)
 	audit.Email, audit.Detail = email, p.Provider.Name
-	refused := func(e *AuthError) (staff.User, *federatedRefusal) {
+	refused := func(e *gotrue.Error) (staff.User, *federatedRefusal) {
 		return staff.User{}, personRefusal(e, email, linkUserID)
 	}
 
 	var u staff.User
 	var link *staff.Link
-	existing, err := s.store.FindIdentity(ctx, p.Provider.Name, p.Subject)
+	existing, err := h.store.FindIdentity(ctx, p.Provider.Name, p.Subject)
 	switch {
 	case err == nil && linkUserID != "" && existing.UserID == linkUserID:
 		return refused(errIdentityLinked) // GoTrue's answer: linking is not signing in again
@@ -157,17 +158,17 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 		u.ID, id.ID, id.CreatedAt = existing.UserID, existing.ID, existing.CreatedAt
 		audit.Action = staff.ActionLogin
 	case !errors.Is(err, staff.ErrNotFound):
-		return refused(s.storeFailure("find identity", err))
+		return refused(h.storeFailure("find identity", err))
 	case linkUserID != "":
-		if u, err = s.store.FindUserByID(ctx, linkUserID); err != nil {
-			return refused(s.storeFailure("find user", err))
+		if u, err = h.store.FindUserByID(ctx, linkUserID); err != nil {
+			return refused(h.storeFailure("find user", err))
 		}
 		link = &staff.Link{}
 	case !p.Provider.AllowsDomainOf(email):
 		return staff.User{}, &federatedRefusal{reason: "not vouched: the address is outside the provider's domains", email: email, e: errSignupDisabled}
 	default:
 		link = &staff.Link{ByDomain: true}
-		u, err = s.store.FindUserByEmail(ctx, email)
+		u, err = h.store.FindUserByEmail(ctx, email)
 		switch {
 		case errors.Is(err, staff.ErrNotFound):
 			u = staff.User{ID: uuid.NewString(), Email: email, UserMetadata: map[string]any{}, CreatedAt: now, UpdatedAt: now}
@@ -177,14 +178,14 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 			link.NewUser = &u
 			audit.Action, audit.Detail = staff.ActionStaffAdded, "first sign-in through "+p.Provider.Name
 		case err != nil:
-			return refused(s.storeFailure("find user", err))
+			return refused(h.storeFailure("find user", err))
 		}
 	}
 	id.UserID, audit.UserID = u.ID, u.ID
 	if link != nil {
-		link.Mail = s.linkedMail(u, p)
+		link.Mail = h.linkedMail(u, p)
 	}
-	switch err := s.store.SaveIdentity(ctx, id, link, audit); {
+	switch err := h.store.SaveIdentity(ctx, id, link, audit); {
 	case errors.Is(err, staff.ErrExists):
 		return refused(errIdentityTaken)
 	case errors.Is(err, staff.ErrUnlinked):
@@ -192,26 +193,26 @@ func (s *Service) federatedUser(ctx context.Context, r *http.Request, p federate
 	case errors.Is(err, staff.ErrNotFound): // unlinked meanwhile
 		return staff.User{}, &federatedRefusal{reason: "not vouched: the identity was unlinked", email: email, e: errProviderUnlinked}
 	case err != nil:
-		return refused(s.storeFailure("save identity", err))
+		return refused(h.storeFailure("save identity", err))
 	}
-	u, err = s.store.FindUserByID(ctx, u.ID)
+	u, err = h.store.FindUserByID(ctx, u.ID)
 	if errors.Is(err, staff.ErrNotFound) { // removed meanwhile
 		return refused(errSignupDisabled)
 	}
 	if err != nil {
-		return refused(s.storeFailure("find user", err))
+		return refused(h.storeFailure("find user", err))
 	}
 	return u, nil
 }
 
 // linkedMail tells u that the provider of p may now sign them in; nil when
 // mail is off.
-func (s *Service) linkedMail(u staff.User, p federatedPerson) *notify.Email {
+func (h *Handlers) linkedMail(u staff.User, p federatedPerson) *notify.Email {
 	account := p.Subject
 	if p.Email != "" {
 		account = p.Email
 	}
-	return LinkedMail(s.cfg.MailFrom, s.cfg.SiteOrigin, u, p.Provider, account)
+	return LinkedMail(h.cfg.MailFrom, h.cfg.SiteOrigin, u, p.Provider, account)
 }
 
 // LinkedMail is the mail from sender that tells u that provider may now
@@ -242,16 +243,17 @@ func LinkedMail(sender, siteOrigin string, u staff.User, provider staff.Provider
 // finishFlow ends the flow of a federated sign-in at its redirect_to: with
 // an auth code (PKCE) or the session's tokens in the fragment (implicit),
 // or, when e is not nil, with e as GoTrue's error parameters.
-func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, u staff.User, method string, e *AuthError) {
+func (h *Handlers) finishFlow(w http.ResponseWriter, r *http.Request, flow staff.FlowState, u staff.User, method string, e *gotrue.Error) {
 	to, err := url.Parse(flow.RedirectTo)
 	if err != nil { // stored by newFlow from an allowed URL
-		to = &url.URL{Path: ConsolePath}
+		console := h.host.Redirect("")
+		to = &console
 	}
 	if e == nil {
-		e = s.finishParams(r, to, flow, u, method)
+		e = h.finishParams(r, to, flow, u, method)
 	}
 	if e != nil {
-		s.countSignIn(e.Code)
+		h.host.CountSignIn(e.Code)
 		setErrorParams(to, flow.PKCE(), e)
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -262,28 +264,28 @@ func (s *Service) finishFlow(w http.ResponseWriter, r *http.Request, flow staff.
 // finishParams puts the outcome of a sign-in of u into to: an auth code in
 // the query for a PKCE flow (its session starts at the exchange), else a
 // new session's tokens in the fragment.
-func (s *Service) finishParams(r *http.Request, to *url.URL, flow staff.FlowState, u staff.User, method string) *AuthError {
+func (h *Handlers) finishParams(r *http.Request, to *url.URL, flow staff.FlowState, u staff.User, method string) *gotrue.Error {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	now := s.cfg.Now()
+	now := h.cfg.Now()
 	if flow.PKCE() {
 		code, err := staff.RandomToken()
 		if err != nil {
-			return s.storeFailure("new auth code", err)
+			return h.storeFailure("new auth code", err)
 		}
-		audit := s.audit(r, staff.ActionCodeIssued)
+		audit := h.host.Audit(r, staff.ActionCodeIssued)
 		audit.Email, audit.UserID, audit.Detail = u.Email, u.ID, method
-		err = s.store.CreateCode(ctx, staff.Code{UserID: u.ID, Purpose: method, LinkHash: staff.LinkHash(code), CreatedAt: now,
+		err = h.store.CreateCode(ctx, staff.Code{UserID: u.ID, Purpose: method, LinkHash: staff.LinkHash(code), CreatedAt: now,
 			ExpiresAt: now.Add(authCodeExpiry), CodeChallenge: flow.CodeChallenge, CodeChallengeMethod: flow.CodeChallengeMethod}, audit)
 		if err != nil {
-			return s.storeFailure("create auth code", err)
+			return h.storeFailure("create auth code", err)
 		}
 		q := to.Query()
 		q.Set("code", code)
 		to.RawQuery = q.Encode()
 		return nil
 	}
-	answer, e := s.newSession(r, u, method, s.audit(r, staff.ActionLogin))
+	answer, e := h.host.NewSession(r, u, method, h.host.Audit(r, staff.ActionLogin))
 	if e != nil {
 		return e
 	}
@@ -297,12 +299,12 @@ func (s *Service) finishParams(r *http.Request, to *url.URL, flow staff.FlowStat
 
 // setErrorParams puts e into to as GoTrue does: error, error_code and
 // error_description in the query (PKCE) or the fragment (implicit).
-func setErrorParams(to *url.URL, pkce bool, e *AuthError) {
+func setErrorParams(to *url.URL, pkce bool, e *gotrue.Error) {
 	kind := "invalid_request"
 	switch {
 	case e.Status >= 500:
 		kind = "server_error"
-	case e.Code == codeSignupDisabled || e.Code == codeProviderEmailNeedsVerification || e.Code == codeIdentityAlreadyExists ||
+	case e.Code == gotrue.CodeSignupDisabled || e.Code == gotrue.CodeProviderEmailNeedsVerification || e.Code == gotrue.CodeIdentityAlreadyExists ||
 		e.Status == http.StatusForbidden:
 		kind = "access_denied"
 	}
@@ -329,7 +331,7 @@ func setFragment(to *url.URL, params url.Values) {
 
 // consoleFlow is the flow of a sign-in whose state is unknown: it goes
 // back to the console, the error in the fragment.
-func (s *Service) consoleFlow() staff.FlowState {
-	to := s.cfg.Redirects.resolve("")
+func (h *Handlers) consoleFlow() staff.FlowState {
+	to := h.host.Redirect("")
 	return staff.FlowState{RedirectTo: to.String()}
 }

@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"github.com/crewjam/saml"
 
 	"studio/internal/api"
-	"studio/internal/auth/federated"
 	"studio/internal/staff"
 )
 
@@ -17,8 +16,8 @@ import (
 // up, and stored for every server; when that fails, or the new metadata is
 // not of the same entity, the stored metadata is used, the failure logged,
 // and the fetch tried again after samlMetadataRetry.
-func (s *Service) samlSettings(ctx context.Context, p staff.Provider) (federated.SAMLConfig, *saml.EntityDescriptor, error) {
-	config, idp, err := federated.SAMLProviderConfig(p)
+func (h *Handlers) samlSettings(ctx context.Context, p staff.Provider) (SAMLConfig, *saml.EntityDescriptor, error) {
+	config, idp, err := SAMLProviderConfig(p)
 	if err != nil || config.MetadataURL == "" {
 		return config, idp, err
 	}
@@ -26,13 +25,13 @@ func (s *Service) samlSettings(ctx context.Context, p staff.Provider) (federated
 	if fetchedAt.IsZero() {
 		fetchedAt = p.CreatedAt
 	}
-	now := s.cfg.Now()
-	if !federated.SAMLMetadataStale(idp, fetchedAt, now) || !s.samlMeta.Try(p.ID, now) {
+	now := h.cfg.Now()
+	if !SAMLMetadataStale(idp, fetchedAt, now) || !h.samlMeta.Try(p.ID, now) {
 		return config, idp, nil
 	}
-	fresh, freshIdP, err := federated.RefetchSAMLMetadata(ctx, config, p.EntityID, now)
+	fresh, freshIdP, err := RefetchSAMLMetadata(ctx, config, p.EntityID, now)
 	if err != nil {
-		s.cfg.Logger.Warn("auth: SAML metadata not refreshed, the stored metadata is used", "provider", p.Name, "url", config.MetadataURL, "err", err)
+		h.cfg.Logger.Warn("auth: SAML metadata not refreshed, the stored metadata is used", "provider", p.Name, "url", config.MetadataURL, "err", err)
 		return config, idp, nil
 	}
 	raw, err := json.Marshal(fresh)
@@ -41,10 +40,10 @@ func (s *Service) samlSettings(ctx context.Context, p staff.Provider) (federated
 	}
 	sctx, cancel := context.WithTimeout(ctx, api.StoreTimeout)
 	defer cancel()
-	if err := s.store.UpdateProviderConfig(sctx, p.ID, raw); err != nil {
-		s.cfg.Logger.Warn("auth: refreshed SAML metadata not stored", "provider", p.Name, "err", err)
+	if err := h.store.UpdateProviderConfig(sctx, p.ID, raw); err != nil {
+		h.cfg.Logger.Warn("auth: refreshed SAML metadata not stored", "provider", p.Name, "err", err)
 	} else {
-		s.cfg.Logger.Info("auth: SAML metadata refreshed", "provider", p.Name, "url", config.MetadataURL)
+		h.cfg.Logger.Info("auth: SAML metadata refreshed", "provider", p.Name, "url", config.MetadataURL)
 	}
 	return fresh, freshIdP, nil
 }

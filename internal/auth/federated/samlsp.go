@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -23,13 +23,13 @@ import (
 
 // SAML 2.0 single sign-on: this service is the service provider (SP) of
 // the identity providers (IdPs) an operator added with "studio sso add".
-// This file holds the providers' settings, the SP's key and metadata;
-// sso.go starts a sign-in (POST /sso) and samlacs.go ends it at the
-// assertion consumer service. crewjam/saml does every XML and signature
-// check.
+// This file holds the SP's key and metadata; samlsettings.go reads a
+// provider's settings, sso.go starts a sign-in (POST /sso) and samlacs.go
+// ends it at the assertion consumer service. crewjam/saml does every XML
+// and signature check.
 
-// The SP's endpoints, relative to Prefix. The metadata's URL is also the
-// SP's entity id, as GoTrue's.
+// The SP's endpoints, relative to the service's prefix. The metadata's URL
+// is also the SP's entity id, as GoTrue's.
 const (
 	SAMLMetadataPath = "/sso/saml/metadata"
 	SAMLACSPath      = "/sso/saml/acs"
@@ -48,21 +48,21 @@ const samlKeyLabel = "saml sp key"
 // samlKey returns the SP's key and certificate: the store's, made (an
 // RSA-2048 key, a self-signed certificate) and stored the first time any
 // server needs it. The private key is kept sealed with the secret key.
-func (s *Service) samlKey(ctx context.Context) (*rsa.PrivateKey, *x509.Certificate, error) {
-	s.spKey.mu.Lock()
-	defer s.spKey.mu.Unlock()
-	if s.spKey.key != nil {
-		return s.spKey.key, s.spKey.cert, nil
+func (h *Handlers) samlKey(ctx context.Context) (*rsa.PrivateKey, *x509.Certificate, error) {
+	h.spKey.mu.Lock()
+	defer h.spKey.mu.Unlock()
+	if h.spKey.key != nil {
+		return h.spKey.key, h.spKey.cert, nil
 	}
-	candidate, err := s.newSAMLKeyPair()
+	candidate, err := h.newSAMLKeyPair()
 	if err != nil {
 		return nil, nil, err
 	}
-	stored, err := s.store.SAMLKey(ctx, candidate)
+	stored, err := h.store.SAMLKey(ctx, candidate)
 	if err != nil {
 		return nil, nil, err
 	}
-	der, err := s.cfg.MFAKey.Open(stored.PrivateKey, samlKeyLabel)
+	der, err := h.cfg.SecretKey.Open(stored.PrivateKey, samlKeyLabel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open the SAML key: %w", err)
 	}
@@ -78,7 +78,7 @@ func (s *Service) samlKey(ctx context.Context) (*rsa.PrivateKey, *x509.Certifica
 	if err != nil {
 		return nil, nil, fmt.Errorf("SAML certificate: %w", err)
 	}
-	s.spKey.key, s.spKey.cert = key, cert
+	h.spKey.key, h.spKey.cert = key, cert
 	return key, cert, nil
 }
 
@@ -87,7 +87,7 @@ func (s *Service) samlKey(ctx context.Context) (*rsa.PrivateKey, *x509.Certifica
 const samlCertificateValidity = 10 * 365 * 24 * time.Hour
 
 // newSAMLKeyPair makes a new SP key (sealed) and its certificate.
-func (s *Service) newSAMLKeyPair() (staff.SAMLKeyPair, error) {
+func (h *Handlers) newSAMLKeyPair() (staff.SAMLKeyPair, error) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		return staff.SAMLKeyPair{}, err
@@ -96,9 +96,9 @@ func (s *Service) newSAMLKeyPair() (staff.SAMLKeyPair, error) {
 	if err != nil {
 		return staff.SAMLKeyPair{}, err
 	}
-	now := s.cfg.Now()
+	now := h.cfg.Now()
 	name := "studio"
-	if u, err := url.Parse(s.cfg.SiteOrigin); err == nil && u.Hostname() != "" {
+	if u, err := url.Parse(h.cfg.SiteOrigin); err == nil && u.Hostname() != "" {
 		name = u.Hostname()
 	}
 	template := &x509.Certificate{
@@ -114,30 +114,30 @@ func (s *Service) newSAMLKeyPair() (staff.SAMLKeyPair, error) {
 	if err != nil {
 		return staff.SAMLKeyPair{}, err
 	}
-	sealed, err := s.cfg.MFAKey.Seal(der, samlKeyLabel)
+	sealed, err := h.cfg.SecretKey.Seal(der, samlKeyLabel)
 	if err != nil {
 		return staff.SAMLKeyPair{}, err
 	}
 	return staff.SAMLKeyPair{PrivateKey: sealed, Certificate: cert, CreatedAt: now}, nil
 }
 
-// SAMLEntityID is the SP's entity id (the URL of its metadata), and
-// SAMLACSURL its assertion consumer service: what an IdP is told.
-func (s *Service) SAMLEntityID() string { return s.issuer + SAMLMetadataPath }
-func (s *Service) SAMLACSURL() string   { return s.issuer + SAMLACSPath }
+// samlEntityID is the SP's entity id (the URL of its metadata), and
+// samlACSURL its assertion consumer service: what an IdP is told.
+func (h *Handlers) samlEntityID() string { return h.cfg.Issuer + SAMLMetadataPath }
+func (h *Handlers) samlACSURL() string   { return h.cfg.Issuer + SAMLACSPath }
 
 // serviceProvider returns the SP for the IdP idp (nil for the metadata),
 // asking for nameIDFormat, whose clock is now.
-func (s *Service) serviceProvider(ctx context.Context, idp *saml.EntityDescriptor, nameIDFormat string, now time.Time) (*saml.ServiceProvider, error) {
-	key, cert, err := s.samlKey(ctx)
+func (h *Handlers) serviceProvider(ctx context.Context, idp *saml.EntityDescriptor, nameIDFormat string, now time.Time) (*saml.ServiceProvider, error) {
+	key, cert, err := h.samlKey(ctx)
 	if err != nil {
 		return nil, err
 	}
-	entityID, err := url.Parse(s.SAMLEntityID())
+	entityID, err := url.Parse(h.samlEntityID())
 	if err != nil {
 		return nil, err
 	}
-	acs, err := url.Parse(s.SAMLACSURL())
+	acs, err := url.Parse(h.samlACSURL())
 	if err != nil {
 		return nil, err
 	}
@@ -167,12 +167,12 @@ const samlMetadataDownloadValidity = 5 * 365 * 24 * time.Hour
 
 // handleSAMLMetadata handles GET /sso/saml/metadata: the SP's metadata, for
 // the IdP (?download=true: as a file, valid for years).
-func (s *Service) handleSAMLMetadata(w http.ResponseWriter, r *http.Request) {
+func (h *Handlers) handleSAMLMetadata(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	sp, err := s.serviceProvider(ctx, nil, "", s.cfg.Now())
+	sp, err := h.serviceProvider(ctx, nil, "", h.cfg.Now())
 	if err != nil {
-		s.failed(w, r, "SAML key", err)
+		h.failed(w, r, "SAML key", err)
 		return
 	}
 	download := r.URL.Query().Get("download") == "true"
@@ -190,7 +190,7 @@ func (s *Service) handleSAMLMetadata(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := xml.Marshal(md)
 	if err != nil {
-		s.failed(w, r, "SAML metadata", err)
+		h.failed(w, r, "SAML metadata", err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/xml")

@@ -1,4 +1,4 @@
-package auth_test
+package staff_test
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"studio/internal/api"
-	"studio/internal/auth/federated"
+	"studio/internal/auth/gotrue"
 	"studio/internal/staff"
 )
 
@@ -26,47 +26,47 @@ import (
 // secret opened, and its discovery.
 type oidcClient struct {
 	staff.Provider
-	cfg    federated.OIDCConfig
+	cfg    OIDCConfig
 	secret string
-	*federated.Discovery
+	*Discovery
 }
 
 // errUnknownProvider is GoTrue's answer to a provider= it does not know.
-func errUnknownProvider(name string) *AuthError {
-	return newError(http.StatusBadRequest, codeValidationFailed, "Unsupported provider: provider %s could not be found", name)
+func errUnknownProvider(name string) *gotrue.Error {
+	return gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unsupported provider: provider %s could not be found", name)
 }
 
 // errProviderUnreachable answers a provider that could not be read.
-func errProviderUnreachable(name string) *AuthError {
-	return newError(http.StatusBadGateway, codeUnexpectedFailure, "The provider %s could not be reached, please try again later", name)
+func errProviderUnreachable(name string) *gotrue.Error {
+	return gotrue.NewError(http.StatusBadGateway, gotrue.CodeUnexpectedFailure, "The provider %s could not be reached, please try again later", name)
 }
 
 // oidcProvider returns the OIDC provider of that name: 400 for none, 502
 // when its discovery fails.
-func (s *Service) oidcProvider(ctx context.Context, name string) (oidcClient, *AuthError) {
+func (h *Handlers) oidcProvider(ctx context.Context, name string) (oidcClient, *gotrue.Error) {
 	if name == "" {
-		return oidcClient{}, newError(http.StatusBadRequest, codeValidationFailed, "Unsupported provider: missing provider")
+		return oidcClient{}, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unsupported provider: missing provider")
 	}
 	sctx, cancel := context.WithTimeout(ctx, api.StoreTimeout)
-	p, err := s.store.FindProvider(sctx, name)
+	p, err := h.store.FindProvider(sctx, name)
 	cancel()
 	switch {
 	case errors.Is(err, staff.ErrNotFound) || (err == nil && (p.Kind != staff.KindOIDC || p.Name != name)):
 		return oidcClient{}, errUnknownProvider(name)
 	case err != nil:
-		return oidcClient{}, s.storeFailure("find provider", err)
+		return oidcClient{}, h.storeFailure("find provider", err)
 	}
-	cfg, err := federated.OIDCSettings(p)
+	cfg, err := OIDCSettings(p)
 	if err != nil {
-		return oidcClient{}, s.storeFailure("provider settings", err)
+		return oidcClient{}, h.storeFailure("provider settings", err)
 	}
-	secret, err := s.cfg.MFAKey.Open([]byte(cfg.ClientSecret), federated.ClientSecretLabel(p.ID))
+	secret, err := h.cfg.SecretKey.Open([]byte(cfg.ClientSecret), ClientSecretLabel(p.ID))
 	if err != nil {
-		return oidcClient{}, s.storeFailure("open client secret of "+p.Name, err)
+		return oidcClient{}, h.storeFailure("open client secret of "+p.Name, err)
 	}
-	d, err := s.oidc.Get(ctx, p, cfg.Issuer, s.cfg.Now())
+	d, err := h.oidc.Get(ctx, p, cfg.Issuer, h.cfg.Now())
 	if err != nil {
-		s.cfg.Logger.Warn("auth: provider discovery failed", "provider", p.Name, "err", err)
+		h.cfg.Logger.Warn("auth: provider discovery failed", "provider", p.Name, "err", err)
 		return oidcClient{}, errProviderUnreachable(p.Name)
 	}
 	return oidcClient{Provider: p, cfg: cfg, secret: string(secret), Discovery: d}, nil
@@ -83,10 +83,10 @@ func (c oidcClient) responseIssuerRefusal(params url.Values) *federatedRefusal {
 		return nil
 	case !sent:
 		return &federatedRefusal{reason: "response issuer missing",
-			e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback without the issuer of the provider %s", c.Name)}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback without the issuer of the provider %s", c.Name)}
 	case len(iss) != 1 || iss[0] != c.Issuer:
 		return &federatedRefusal{reason: "response issuer",
-			e: newError(http.StatusBadRequest, codeBadOAuthCallback, "OAuth callback from an issuer other than the provider %s", c.Name)}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeBadOAuthCallback, "OAuth callback from an issuer other than the provider %s", c.Name)}
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func (c oidcClient) oauth2Config(redirectURL string, scopes []string) *oauth2.Co
 // scopes are the scopes asked of c: baseScopes, the provider's, and those
 // of the request (space- or comma-separated), each once.
 func (c oidcClient) scopes(requested string) []string {
-	out := slices.Clone(federated.BaseScopes)
+	out := slices.Clone(BaseScopes)
 	extra := append(slices.Clone(c.cfg.Scopes), strings.FieldsFunc(requested, func(r rune) bool { return r == ' ' || r == ',' })...)
 	for _, sc := range extra {
 		if !slices.Contains(out, sc) {
@@ -113,42 +113,42 @@ func (c oidcClient) scopes(requested string) []string {
 
 // errBadIDToken is GoTrue's refusal of an ID token that does not verify
 // (the detail is logged, not told).
-var errBadIDToken = newError(http.StatusBadRequest, codeValidationFailed, "Bad ID token")
+var errBadIDToken = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Bad ID token")
 
 // verifyIDToken verifies raw, an ID token of c: signed with one of its keys
 // (JWKS), issued by its issuer, not expired, for its client id (aud), with
 // a subject, and, when accessToken is not empty and the token has an
 // at_hash, issued with that access token. Its nonce is the caller's to
 // check. It refuses with GoTrue's 400s.
-func (s *Service) verifyIDToken(ctx context.Context, c oidcClient, raw, accessToken string) (*oidc.IDToken, federated.IDTokenClaims, *federatedRefusal) {
-	var claims federated.IDTokenClaims
-	ctx, cancel := context.WithTimeout(ctx, federated.ProviderTimeout)
+func (h *Handlers) verifyIDToken(ctx context.Context, c oidcClient, raw, accessToken string) (*oidc.IDToken, IDTokenClaims, *federatedRefusal) {
+	var claims IDTokenClaims
+	ctx, cancel := context.WithTimeout(ctx, ProviderTimeout)
 	defer cancel()
-	v := c.OIDC.Verifier(&oidc.Config{SkipClientIDCheck: true, Now: s.cfg.Now})
-	tok, err := v.Verify(federated.ProviderContext(ctx, c.cfg.Issuer), raw)
+	v := c.OIDC.Verifier(&oidc.Config{SkipClientIDCheck: true, Now: h.cfg.Now})
+	tok, err := v.Verify(ProviderContext(ctx, c.cfg.Issuer), raw)
 	if err == nil && accessToken != "" && tok.AccessTokenHash != "" {
 		err = tok.VerifyAccessToken(accessToken)
 	}
-	if federated.IsRefusedAddress(err) { // its JWKS is on another host, inside the network
-		s.cfg.Logger.Warn("auth: provider call refused", "provider", c.Name, "err", err)
+	if IsRefusedAddress(err) { // its JWKS is on another host, inside the network
+		h.cfg.Logger.Warn("auth: provider call refused", "provider", c.Name, "err", err)
 		return nil, claims, &federatedRefusal{reason: "provider unreachable", e: errProviderUnreachable(c.Name)}
 	}
 	if err != nil {
-		s.cfg.Logger.Info("auth: ID token refused", "provider", c.Name, "err", err)
-		return nil, claims, &federatedRefusal{reason: federated.IDTokenRefusalReason(err), e: errBadIDToken}
+		h.cfg.Logger.Info("auth: ID token refused", "provider", c.Name, "err", err)
+		return nil, claims, &federatedRefusal{reason: IDTokenRefusalReason(err), e: errBadIDToken}
 	}
 	if !slices.Contains(tok.Audience, c.cfg.ClientID) {
 		return nil, claims, &federatedRefusal{reason: "audience",
-			e: newError(http.StatusBadRequest, codeValidationFailed, "Unacceptable audience in id_token: %v", tok.Audience)}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Unacceptable audience in id_token: %v", tok.Audience)}
 	}
 	if err := tok.Claims(&claims); err != nil || claims.Subject == "" {
-		return nil, claims, &federatedRefusal{reason: "no subject", e: newError(http.StatusBadRequest, codeValidationFailed, "Missing sub claim in id_token")}
+		return nil, claims, &federatedRefusal{reason: "no subject", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Missing sub claim in id_token")}
 	}
 	return tok, claims, nil
 }
 
 // person is who the verified claims of c's token say signed in.
-func (c oidcClient) person(tok *oidc.IDToken, claims federated.IDTokenClaims) federatedPerson {
+func (c oidcClient) person(tok *oidc.IDToken, claims IDTokenClaims) federatedPerson {
 	data := map[string]any{"iss": tok.Issuer, "sub": claims.Subject, "provider_id": claims.Subject,
 		"email": claims.Email, "email_verified": claims.EmailIsVerified()}
 	if claims.Name != "" {

@@ -1,4 +1,4 @@
-package auth
+package federated
 
 import (
 	"context"
@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"studio/internal/auth/federated"
-	"studio/internal/staff"
 
 	"github.com/coreos/go-oidc/v3/oidc"
+
+	"studio/internal/auth/gotrue"
+	"studio/internal/staff"
 )
 
 // idTokenParams is the body of grant_type=id_token: an ID token of an OIDC
@@ -23,84 +24,80 @@ type idTokenParams struct {
 	LinkIdentity bool   `json:"link_identity"`
 }
 
-// idTokenGrant signs in with an ID token of a provider, verified as the
+// IDTokenGrant signs in with an ID token of a provider, verified as the
 // callback's are, as GoTrue does: the token's nonce is the SHA-256 hex of
 // the nonce sent, and both are present or neither; and, here, a token is
 // used once (useIDToken). With link_identity and the caller's access
 // token, it links the identity to the caller instead.
-func (s *Service) idTokenGrant(w http.ResponseWriter, r *http.Request) {
+func (h *Handlers) IDTokenGrant(w http.ResponseWriter, r *http.Request) {
 	var p idTokenParams
-	if !decodeBody(w, r, &p) {
+	if !gotrue.DecodeBody(w, r, &p) {
 		return
 	}
 	switch {
 	case p.IDToken == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "id_token required"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "id_token required"))
 		return
 	case p.Provider == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "provider required"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "provider required"))
 		return
 	case p.LinkIdentity && r.Header.Get("Authorization") == "":
-		writeError(w, r, newError(http.StatusBadRequest, codeValidationFailed, "Linking requires a valid user access token in Authorization"))
+		gotrue.WriteError(w, r, gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Linking requires a valid user access token in Authorization"))
 		return
 	}
 	linkUserID := ""
 	if p.LinkIdentity {
-		c, ok := s.authenticate(w, r)
+		u, ok := h.host.LinkingUser(w, r)
 		if !ok {
 			return
 		}
-		if e := s.mayLink(c); e != nil {
-			writeError(w, r, e)
-			return
-		}
-		linkUserID = c.user.ID
+		linkUserID = u.ID
 	}
-	if !s.allow(w, r, s.limitVerify) {
+	if !h.host.Allow(w, r, LimitVerify) {
 		return
 	}
-	c, e := s.oidcProvider(r.Context(), p.Provider)
+	c, e := h.oidcProvider(r.Context(), p.Provider)
 	if e != nil { // not audited: no provider of this service to name
-		s.countSignIn(e.Code)
-		writeError(w, r, e)
+		h.host.CountSignIn(e.Code)
+		gotrue.WriteError(w, r, e)
 		return
 	}
-	u, refusal := s.idTokenUser(r, c, p, linkUserID)
+	u, refusal := h.idTokenUser(r, c, p, linkUserID)
 	if refusal != nil {
-		s.countSignIn(refusal.e.Code)
-		s.auditRefusal(r, kindOIDCAudit, c.Name, *refusal)
-		writeError(w, r, refusal.e)
+		h.host.CountSignIn(refusal.e.Code)
+		h.auditRefusal(r, kindOIDCAudit, c.Name, *refusal)
+		gotrue.WriteError(w, r, refusal.e)
 		return
 	}
-	s.startSession(w, r, u, MethodOAuth, s.audit(r, staff.ActionLogin))
+	h.host.StartSession(w, r, u, MethodOAuth, h.host.Audit(r, staff.ActionLogin))
 }
 
 // idTokenUser verifies the grant's token, an ID token of c, and returns the
 // member of staff it signs in (or links to linkUserID), or why not.
-func (s *Service) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, linkUserID string) (staff.User, *federatedRefusal) {
-	tok, claims, refusal := s.verifyIDToken(r.Context(), c, p.IDToken, p.AccessToken)
+func (h *Handlers) idTokenUser(r *http.Request, c oidcClient, p idTokenParams, linkUserID string) (staff.User, *federatedRefusal) {
+	tok, claims, refusal := h.verifyIDToken(r.Context(), c, p.IDToken, p.AccessToken)
 	if refusal != nil {
 		return staff.User{}, refusal
 	}
 	if (tok.Nonce != "") != (p.Nonce != "") {
 		return staff.User{}, &federatedRefusal{reason: "nonce",
-			e: newError(http.StatusBadRequest, codeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")}
+			e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Passed nonce and nonce in id_token should either both exist or not.")}
 	}
-	if sum := sha256.Sum256([]byte(p.Nonce)); p.Nonce != "" && !federated.NonceMatches(tok.Nonce, hex.EncodeToString(sum[:])) {
-		return staff.User{}, &federatedRefusal{reason: "nonce", e: newError(http.StatusBadRequest, codeValidationFailed, "Nonces mismatch")}
+	if sum := sha256.Sum256([]byte(p.Nonce)); p.Nonce != "" && !NonceMatches(tok.Nonce, hex.EncodeToString(sum[:])) {
+		return staff.User{}, &federatedRefusal{reason: "nonce", e: gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "Nonces mismatch")}
 	}
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
-	if refusal := s.useIDToken(ctx, tok); refusal != nil {
+	if refusal := h.useIDToken(ctx, tok); refusal != nil {
 		return staff.User{}, refusal
 	}
 	person := c.person(tok, claims)
-	return s.federatedUser(ctx, r, person, linkUserID)
+	return h.federatedUser(ctx, r, person, linkUserID)
 }
 
 // errIDTokenUsed refuses an ID token that signed in (or was refused past
 // its checks) before.
-var errIDTokenUsed = newError(http.StatusBadRequest, codeValidationFailed, "ID token has already been used")
+var errIDTokenUsed = gotrue.NewError(http.StatusBadRequest, gotrue.CodeValidationFailed, "ID token has already been used")
 
 // useIDToken records tok, a verified ID token, as used until it expires, in
 // the store every server shares (the table of used SAML assertions, under
@@ -109,17 +106,17 @@ var errIDTokenUsed = newError(http.StatusBadRequest, codeValidationFailed, "ID t
 // otherwise start a session with it again and again. The key is the
 // token's verified payload, not its text, which has other spellings (the
 // signature's last base64 character carries bits that decode to nothing).
-func (s *Service) useIDToken(ctx context.Context, tok *oidc.IDToken) *federatedRefusal {
+func (h *Handlers) useIDToken(ctx context.Context, tok *oidc.IDToken) *federatedRefusal {
 	var payload json.RawMessage
 	if err := tok.Claims(&payload); err != nil {
 		return &federatedRefusal{reason: "id token invalid", e: errBadIDToken}
 	}
-	err := s.store.UseAssertion(ctx, staff.Hash("oidc id token", tok.Issuer, string(payload)), tok.Expiry, s.cfg.Now())
+	err := h.store.UseAssertion(ctx, staff.Hash("oidc id token", tok.Issuer, string(payload)), tok.Expiry, h.cfg.Now())
 	switch {
 	case errors.Is(err, staff.ErrExists):
 		return &federatedRefusal{reason: "id token replayed", e: errIDTokenUsed}
 	case err != nil:
-		return &federatedRefusal{reason: "store", e: s.storeFailure("use ID token", err)}
+		return &federatedRefusal{reason: "store", e: h.storeFailure("use ID token", err)}
 	}
 	return nil
 }
