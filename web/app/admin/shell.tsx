@@ -74,8 +74,8 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
             <Logo className="size-7" />
             <span>{consoleShell.name}</span>
           </ConsoleLink>
-          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-full min-w-0 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto sm:flex-1">
-            <ul className="flex items-center justify-between gap-1 sm:justify-start">
+          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-[calc(100%+1rem)] min-w-0 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto sm:flex-1">
+            <ul className="flex items-center justify-between gap-0.5 sm:justify-start sm:gap-1">
               {consoleNav.map((item) => {
                 const current = navScreen(route) === item.screen;
                 return (
@@ -84,7 +84,7 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
                       href={item.path}
                       aria-current={current ? "page" : undefined}
                       className={cn(
-                        "flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 sm:px-3",
+                        "flex items-center gap-1.5 whitespace-nowrap rounded-md px-1 py-2 text-[13px] font-medium sm:text-sm focus-visible:outline-2 focus-visible:outline-brand-600 sm:px-3",
                         current ? "bg-brand-50 text-brand-800 dark:bg-brand-900/40 dark:text-brand-100" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
                       )}
                     >

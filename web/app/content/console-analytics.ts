@@ -83,12 +83,12 @@ export const analyticsCopy = {
     if (before === undefined) return undefined;
     if (kind === "rate") {
       const pts = Math.round((now - before) * 100);
-      if (pts === 0) return { up: false, text: "=", spoken: "the same as the period before" };
+      if (pts === 0) return { up: false, text: "±0 pts", spoken: "the same as the period before" };
       return { up: pts > 0, text: `${pts > 0 ? "+" : "−"}${Math.abs(pts)} pts`, spoken: `${Math.abs(pts)} points ${pts > 0 ? "more" : "fewer"} than the period before` };
     }
-    if (before === 0) return now === 0 ? { up: false, text: "=", spoken: "the same as the period before" } : undefined;
+    if (before === 0) return now === 0 ? { up: false, text: "±0%", spoken: "the same as the period before" } : undefined;
     const pct = Math.round(((now - before) / before) * 100);
-    if (pct === 0) return { up: false, text: "=", spoken: "the same as the period before" };
+    if (pct === 0) return { up: false, text: "±0%", spoken: "the same as the period before" };
     return { up: pct > 0, text: `${pct > 0 ? "+" : "−"}${Math.abs(pct)}%`, spoken: `${Math.abs(pct)}% ${pct > 0 ? "more" : "fewer"} than the period before` };
   },
   chart: {
@@ -129,7 +129,7 @@ export const analyticsCopy = {
     country: "Country",
     goal: "Goal",
     count: "Conversions",
-    rate: "Conversion rate",
+    rate: "Rate",
   },
   goals: {
     contact_message_sent: "Contact message sent",
@@ -139,6 +139,7 @@ export const analyticsCopy = {
     scheduling_link_followed: "Followed the scheduling link",
     demo_opened: "Opened a demo",
   } as Record<string, string>,
+  unknownCountry: "Unknown",
   noneCounted: "Nothing counted in this period.",
   noneCountedFiltered: "Nothing counted in this period with these filters.",
   showAll: (n: number) => `Show all ${n}`,

@@ -8,7 +8,8 @@
  */
 import { useEffect, useRef, useState } from "react";
 import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
+// Its stylesheet by URL, linked by the chart itself: imported as CSS, the build would add it to /admin's first load.
+import uPlotCss from "uplot/dist/uPlot.min.css?url";
 import type { Interval, Point } from "../data/analytics";
 
 export type ChartProps = {
@@ -26,6 +27,12 @@ export type ChartProps = {
 
 /** The chart's height in px: h-60. */
 const HEIGHT = 240;
+
+/** The time axis's ticks, in seconds: whole steps of the series (never half a day on a chart by day). */
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+const DAY_STEPS = [DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY, 56 * DAY, 91 * DAY];
+const HOUR_STEPS = [HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, ...DAY_STEPS];
 
 /** The theme's colours (Tailwind's brand and slate), for the canvas. */
 function palette(dark: boolean) {
@@ -84,10 +91,10 @@ export default function AnalyticsChart(props: ChartProps) {
         width: el.clientWidth || 600,
         height: HEIGHT,
         legend: { show: false },
-        cursor: { drag: { x: false, y: false }, points: { size: 7 } },
+        cursor: { y: false, drag: { x: false, y: false }, points: { size: 7 } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
         axes: [
-          { ...axis, space: 70, values: (_u, splits) => splits.map((v) => tickLabel(new Date(v * 1000), interval, spanDays)) },
+          { ...axis, space: 70, incrs: interval === "hour" ? HOUR_STEPS : DAY_STEPS, values: (_u, splits) => splits.map((v) => tickLabel(new Date(v * 1000), interval, spanDays)) },
           { ...axis, size: 48, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000], values: (_u, splits) => splits.map((v) => v.toLocaleString()) },
         ],
         series: [
@@ -119,6 +126,8 @@ export default function AnalyticsChart(props: ChartProps) {
   const before = hovered === undefined ? undefined : props.previous[hovered];
   return (
     <div>
+      {/* React holds the chart back until its stylesheet is in (precedence), and links it once however often it is drawn. */}
+      <link rel="stylesheet" href={uPlotCss} precedence="default" />
       {/* Seen while the pointer is on the chart; the table below has the same numbers for everyone. */}
       <p aria-hidden="true" className="mb-1 h-5 truncate text-sm text-slate-700 dark:text-slate-300" data-testid="chart-readout">
         {at && hover(new Date(at.at), Date.parse(at.at) <= props.now ? at[metric] : undefined, before?.[metric])}

@@ -317,7 +317,7 @@ function Stats({ s }: { s: Summary }) {
               <dd
                 className={cn(
                   "mt-0.5 text-xs font-medium tabular-nums",
-                  st.change.text === "=" ? muted : st.change.up !== !!st.lowerIsBetter ? "text-emerald-700 dark:text-emerald-300" : "text-rose-700 dark:text-rose-300",
+                  st.change.text.startsWith("±") ? muted : st.change.up !== !!st.lowerIsBetter ? "text-emerald-700 dark:text-emerald-300" : "text-rose-700 dark:text-rose-300",
                 )}
               >
                 <span aria-hidden="true">{st.change.text}</span>
@@ -472,6 +472,8 @@ function pageTab(list: "pages" | "entry_pages" | "exit_pages", s: Summary, key: 
 
 /** valueLabel shows a dimension's value: a country's name for its code, a device class capitalised. */
 export function valueLabel(key: FilterKey, value: string): string {
+  // ZZ: the country table's "unknown" (a private or reserved address).
+  if (key === "country" && value === "ZZ") return copy.unknownCountry;
   if (key === "country" && /^[A-Z]{2}$/.test(value)) {
     try {
       return new Intl.DisplayNames(["en"], { type: "region" }).of(value) ?? value;
@@ -592,20 +594,16 @@ function Goals({ s }: { s: Summary }) {
       </h2>
       <table className="mt-3 w-full text-sm" data-testid="list-conversions">
         <caption className="sr-only">{copy.lists.conversions.title}</caption>
-        <thead className={muted}>
+        <thead className={cn("text-xs sm:text-sm", muted)}>
           <tr>
-            <th scope="col" className="pb-1 text-left font-semibold">
+            <th scope="col" className="pb-1 text-left align-bottom font-semibold">
               {copy.columns.goal}
             </th>
-            <th scope="col" className="pb-1 text-right font-semibold">
-              {copy.columns.count}
-            </th>
-            <th scope="col" className="pb-1 text-right font-semibold">
-              {copy.columns.visitors}
-            </th>
-            <th scope="col" className="pb-1 text-right font-semibold">
-              {copy.columns.rate}
-            </th>
+            {[copy.columns.count, copy.columns.visitors, copy.columns.rate].map((h) => (
+              <th key={h} scope="col" className="pb-1 pl-2 text-right align-bottom font-semibold sm:pl-3">
+                {h}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -614,9 +612,11 @@ function Goals({ s }: { s: Summary }) {
               <th scope="row" className="py-1.5 pr-2 text-left font-normal">
                 {copy.goals[c.goal] ?? c.goal}
               </th>
-              <td className="py-1.5 text-right tabular-nums">{copy.format.int(c.count)}</td>
-              <td className="py-1.5 text-right tabular-nums">{copy.format.int(c.visitors)}</td>
-              <td className="py-1.5 text-right tabular-nums">{copy.format.percent(c.rate)}</td>
+              {[copy.format.int(c.count), copy.format.int(c.visitors), copy.format.percent(c.rate)].map((v, i) => (
+                <td key={i} className="py-1.5 pl-2 text-right tabular-nums sm:pl-3">
+                  {v}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
