@@ -1,4 +1,5 @@
 import { test, expect, hydrated, scrolledTo, slowFunction } from "./fixtures";
+import { externalLinks } from "../app/content/site";
 
 test.describe("/products", () => {
   test.beforeEach(async ({ page }) => {
@@ -25,7 +26,7 @@ test.describe("/products", () => {
       await expect(cards.nth(i).getByRole("link", { name: /^Learn More/ })).toHaveAttribute("href", `/products/${id}`);
     }
     const demo = cards.nth(0).getByRole("link", { name: /Try Demo/ });
-    await expect(demo).toHaveAttribute("href", /^https:\/\//);
+    await expect(demo).toHaveAttribute("href", externalLinks.aurionDemo);
     await expect(demo).toHaveAttribute("target", "_blank");
     await expect(demo).toHaveAttribute("rel", "noopener noreferrer");
     for (const i of [1, 2]) {
@@ -77,7 +78,7 @@ test.describe("/products/aurion (live mode)", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("AURION");
     await expect(page.getByRole("main").locator("[data-tone]").first()).toHaveText("Live");
     const trial = page.getByRole("link", { name: /Start Free Trial/ });
-    await expect(trial).toHaveAttribute("href", /^https:\/\//);
+    await expect(trial).toHaveAttribute("href", externalLinks.aurionDemo);
     await expect(trial).toHaveAttribute("target", "_blank");
     await expect(trial).toHaveAttribute("rel", "noopener noreferrer");
     await expect(page.getByRole("link", { name: "Learn More" })).toHaveAttribute("href", "#features");
@@ -132,7 +133,7 @@ test.describe("/products/aurion (live mode)", () => {
   test("closing call to action: 'Try Demo' external and 'View Pricing' to #pricing", async ({ page }) => {
     const cta = page.getByRole("region", { name: /Ready to meet AURION/ });
     const demo = cta.getByRole("link", { name: /Try Demo/ });
-    await expect(demo).toHaveAttribute("href", /^https:\/\//);
+    await expect(demo).toHaveAttribute("href", externalLinks.aurionDemo);
     await expect(demo).toHaveAttribute("target", "_blank");
     await expect(demo).toHaveAttribute("rel", "noopener noreferrer");
     const view = cta.getByRole("link", { name: "View Pricing" });
