@@ -57,6 +57,8 @@ export type Summary = Totals & {
   devices: ValueCount[];
   countries: ValueCount[];
   conversions: GoalCount[];
+  /** Visitors who reached any goal, when the server says (a visitor may reach several goals). */
+  converted_visitors?: number;
   not_counted: { bot: number; gpc: number; dnt: number; prefetch_not_shown: number; dropped: number };
   /** The period of the same length just before. */
   previous: Totals;
@@ -76,4 +78,16 @@ type WithAnalytics = {
 export function analyticsSummary(client: ConsoleClient, args: SummaryArgs, signal: AbortSignal) {
   const typed = client as unknown as SupabaseClient<WithAnalytics>;
   return typed.rpc("analytics_summary", args).abortSignal(signal);
+}
+
+/**
+ * conversionTotals are the conversions of every goal and the share of
+ * visitors who reached one: converted_visitors when the server sends it,
+ * else the goals' visitors added up (at most every visitor), which counts
+ * twice a visitor who reached two goals.
+ */
+export function conversionTotals(s: Summary): { count: number; rate: number } {
+  const count = s.conversions.reduce((n, c) => n + c.count, 0);
+  const converted = s.converted_visitors ?? s.conversions.reduce((n, c) => n + c.visitors, 0);
+  return { count, rate: s.visitors > 0 ? Math.min(1, converted / s.visitors) : 0 };
 }

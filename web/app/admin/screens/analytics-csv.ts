@@ -5,7 +5,7 @@
  * spreadsheet would read as a formula (=, +, -, @, tab, CR first) gets a '
  * in front, and RFC 4180 quoting.
  */
-import type { Summary, Totals } from "../data/analytics";
+import { conversionTotals, type Summary, type Totals } from "../data/analytics";
 import type { AnalyticsParams } from "./analytics-params";
 
 /** csvCell is s as an export writes it: formula-safe, quoted when it must be. */
@@ -39,6 +39,8 @@ export function analyticsCsv(s: Summary, params: AnalyticsParams): string {
     ...Object.entries(params.filters).map(([k, v]): Row => ["filter", k, "equals", v ?? ""]),
     ...totalsRows("totals", s),
     ["totals", "", "views_per_visit", s.views_per_visit],
+    ["totals", "", "conversions", conversionTotals(s).count],
+    ["totals", "", "conversion_rate", conversionTotals(s).rate],
     ...totalsRows("previous", s.previous),
     ...s.series.flatMap((p, i): Row[] => {
       const before = s.previous.series[i];

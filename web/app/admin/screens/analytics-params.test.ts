@@ -129,6 +129,8 @@ describe("the analytics CSV", () => {
     expect(lines[0]).toBe("section,item,metric,value");
     expect(lines).toContain("filter,path,equals,'-x");
     expect(lines).toContain("totals,,visitors,5");
+    expect(lines).toContain("totals,,conversions,1");
+    expect(lines).toContain("totals,,conversion_rate,0.2");
     expect(lines).toContain("previous,,visitors,3");
     expect(lines).toContain("series,2026-11-28T00:00:00Z,views,12");
     expect(lines).toContain("series_previous,2026-11-27T00:00:00Z,views,9");

@@ -118,7 +118,7 @@ describe("the analytics screen", () => {
     expect(stat("visit_duration")).toContain("1m 35s");
     expect(stat("views_per_visit")).toContain("2.07");
     expect(stat("conversions")).toContain("3");
-    expect(stat("conversion_rate")).toContain("13%"); // 3 of 24 visitors
+    expect(stat("conversion_rate")).toContain("13%"); // 3 of 24 visitors: the goals' visitors added up
     expect(screen.getByTestId("visitors-now").textContent).toBe(analyticsCopy.visitorsNow(2));
 
     const pages = screen.getByTestId("list-pages");
@@ -193,6 +193,12 @@ describe("the analytics screen", () => {
     await waitFor(() => expect(location.search).toBe("?period=custom&from=2026-11-10&to=2026-11-12"));
     await waitFor(() => expect(asked.at(-1)!.args.since).toBe(new Date(2026, 10, 10).toISOString()));
     expect(asked.at(-1)!.args.until).toBe(new Date(2026, 10, 13).toISOString());
+  });
+
+  it("the conversion rate counts each visitor once when the server says how many reached a goal", async () => {
+    show("/admin/analytics", rpc((args) => json(summary(args, { converted_visitors: 2 }))));
+    await waitFor(() => expect(screen.getByTestId("stat-conversion_rate").textContent).toContain("8.3%")); // 2 of 24
+    expect(screen.getByTestId("stat-conversions").textContent).toContain("3");
   });
 
   it("says so when the server counts nothing (--analytics off)", async () => {

@@ -16,7 +16,7 @@ import { X } from "lucide-react";
 import { analyticsCopy as copy } from "~/content/console-analytics";
 import { buttonClass } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
-import { ANALYTICS_TABLE, analyticsSummary, FILTER_KEYS, type Filters, type FilterKey, type Interval, type Point, type Summary } from "../data/analytics";
+import { ANALYTICS_TABLE, analyticsSummary, conversionTotals, FILTER_KEYS, type Filters, type FilterKey, type Interval, type Point, type Summary } from "../data/analytics";
 import { useConsole } from "../data/console-context";
 import { useRead } from "../data/use-read";
 import { navigate, useLocation, ConsoleLink } from "../router";
@@ -281,13 +281,6 @@ function CustomPeriod({ params, onApply }: { params: AnalyticsParams; onApply: (
 }
 
 type Stat = { key: keyof typeof copy.stats; value: string; change: ReturnType<typeof copy.change>; lowerIsBetter?: boolean };
-
-/** conversionTotals are the conversions of every goal and the share of visitors who reached one (at most every visitor). */
-export function conversionTotals(s: Summary): { count: number; rate: number } {
-  const count = s.conversions.reduce((n, c) => n + c.count, 0);
-  const converted = s.conversions.reduce((n, c) => n + c.visitors, 0);
-  return { count, rate: s.visitors > 0 ? Math.min(1, converted / s.visitors) : 0 };
-}
 
 function Stats({ s }: { s: Summary }) {
   const f = copy.format;
