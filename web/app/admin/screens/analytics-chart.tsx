@@ -54,14 +54,14 @@ function useDark(): boolean {
 }
 
 /** tickLabel names a step on the time axis: the hour within a day, else the day (and the hour when it is not midnight). */
-function tickLabel(d: Date, interval: Interval, spanDays: number): string {
+export function tickLabel(d: Date, interval: Interval, spanDays: number): string {
   const hour = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }).format(d);
   if (interval === "hour" && spanDays <= 1) return hour;
   const day = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" }).format(d);
   return interval === "hour" && d.getHours() !== 0 ? `${day} ${hour}` : day;
 }
 
-function chartData({ series, previous, metric, now }: ChartProps): uPlot.AlignedData {
+export function chartData({ series, previous, metric, now }: ChartProps): uPlot.AlignedData {
   const xs = series.map((p) => Date.parse(p.at) / 1000);
   // A step still to come has no value yet; the period before's has.
   const ys = series.map((p) => (Date.parse(p.at) <= now ? p[metric] : null));
@@ -127,7 +127,7 @@ export default function AnalyticsChart(props: ChartProps) {
   return (
     <div>
       {/* React holds the chart back until its stylesheet is in (precedence), and links it once however often it is drawn. */}
-      <link rel="stylesheet" href={uPlotCss} precedence="default" />
+      {uPlotCss && <link rel="stylesheet" href={uPlotCss} precedence="default" />}
       {/* Seen while the pointer is on the chart; the table below has the same numbers for everyone. */}
       <p aria-hidden="true" className="mb-1 h-5 truncate text-sm text-slate-700 dark:text-slate-300" data-testid="chart-readout">
         {at && hover(new Date(at.at), Date.parse(at.at) <= props.now ? at[metric] : undefined, before?.[metric])}
