@@ -82,9 +82,11 @@ export default function AnalyticsChart(props: ChartProps) {
     const el = box.current;
     if (!el) return;
     const c = palette(dark);
-    const data = chartData(latest.current);
-    const xs = data[0];
-    const spanDays = xs.length > 1 ? (xs[xs.length - 1]! - xs[0]!) / 86_400 : 0;
+    // How many days the data spans now (a new period may come with the same step).
+    const spanDays = (u: uPlot) => {
+      const xs = u.data[0];
+      return xs.length > 1 ? (xs[xs.length - 1]! - xs[0]!) / DAY : 0;
+    };
     const axis = { stroke: c.text, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 }, font: "12px system-ui, sans-serif" };
     const u = new uPlot(
       {
@@ -94,7 +96,7 @@ export default function AnalyticsChart(props: ChartProps) {
         cursor: { y: false, drag: { x: false, y: false }, points: { size: 7 } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
         axes: [
-          { ...axis, space: 70, incrs: interval === "hour" ? HOUR_STEPS : DAY_STEPS, values: (_u, splits) => splits.map((v) => tickLabel(new Date(v * 1000), interval, spanDays)) },
+          { ...axis, space: 70, incrs: interval === "hour" ? HOUR_STEPS : DAY_STEPS, values: (self, splits) => splits.map((v) => tickLabel(new Date(v * 1000), interval, spanDays(self))) },
           { ...axis, size: 48, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000], values: (_u, splits) => splits.map((v) => v.toLocaleString()) },
         ],
         series: [
@@ -104,7 +106,7 @@ export default function AnalyticsChart(props: ChartProps) {
         ],
         hooks: { setCursor: [(self) => setHovered(self.cursor.idx ?? undefined)] },
       },
-      data,
+      chartData(latest.current),
       el,
     );
     plot.current = u;

@@ -345,7 +345,6 @@ function stepLabel(iso: string, interval: Interval): string {
 
 function OverTime({ s, interval }: { s: Summary; interval: Interval }) {
   const [metric, setMetric] = useState<"visitors" | "views">("visitors");
-  const [now] = useState(() => Date.now());
   const total = metric === "visitors" ? s.visitors : s.views;
   const before = metric === "visitors" ? s.previous.visitors : s.previous.views;
   const label = copy.chart.description(copy.chart.metrics[metric], copy.format.int(total), copy.format.int(before), copy.chart.steps[interval]);
@@ -376,7 +375,7 @@ function OverTime({ s, interval }: { s: Summary; interval: Interval }) {
               metric={metric}
               interval={interval}
               label={label}
-              now={Math.max(now, Date.now())}
+              now={Date.now()}
               hover={(at, value, was) =>
                 copy.chart.hover(stepLabel(at.toISOString(), interval), value === undefined ? "–" : copy.format.int(value), was === undefined ? "–" : copy.format.int(was))
               }
