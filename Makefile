@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-idp test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-analytics audit clean
+.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-idp test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-startup bench-analytics audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -119,7 +119,7 @@ dev: build
 	@trap 'kill 0' EXIT; ./bin/studio serve --addr 127.0.0.1:8080 & $(NPM) run dev
 
 ## bench: benchmarks, not tests
-bench: bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-analytics
+bench: bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-startup bench-analytics
 
 # What counting costs the pages (on against off), and the views one instance
 # accepts a second without dropping any (bench/analytics.sh).
@@ -159,6 +159,12 @@ bench-console: build
 # takes to cross from one server to a console on the other.
 bench-cluster: build deps-test
 	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --workload cluster --binary bin/studio
+
+# Time from the start of bin/studio to /healthz and to /readyz 200, with the
+# default site URL, and with --site-url and a CAPTCHA the first time (pages
+# compressed) and later (pages read from --data/site-cache), medians.
+bench-startup: build
+	bash bench/startup.sh
 
 ## audit: Lighthouse, mobile profile, every route, medians of 3 runs (a benchmark, not a test)
 bench/audit/node_modules/.package-lock.json: bench/audit/package-lock.json

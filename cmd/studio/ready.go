@@ -7,6 +7,7 @@ import (
 	"studio/internal/auth"
 	"studio/internal/secretkey"
 	"studio/internal/server"
+	"studio/internal/site"
 	"studio/internal/store"
 )
 
@@ -17,6 +18,7 @@ var (
 	errCannotCommit = errors.New("cannot commit to the store")
 	errNotListening = errors.New("not listening for other servers' changes")
 	errCannotSign   = errors.New("cannot read the signing keys")
+	errSiteStarting = errors.New("compressing the pages rewritten for the site URL")
 )
 
 // readyChecks are what /readyz asks: that this server can commit to the
@@ -26,9 +28,18 @@ var (
 // that the consoles served here see every server's changes; and that it can
 // sign staff sign-ins: a signing key opens with its secret key (else the
 // answer names the keys, the secret keys they are sealed with, and how to
-// give the right one: none is secret).
-func readyChecks(db *store.DB, signer *auth.Service) []server.ReadyCheck {
+// give the right one: none is secret); and that the site is ready, its
+// pages rewritten for the site URL compressed (else its requests wait).
+func readyChecks(db *store.DB, signer *auth.Service, pages *site.Site) []server.ReadyCheck {
 	return []server.ReadyCheck{
+		{Name: "site", Check: func(context.Context) error {
+			select {
+			case <-pages.Ready():
+				return nil
+			default:
+				return errSiteStarting
+			}
+		}},
 		{Name: "store", Check: func(ctx context.Context) error {
 			if db.ProbeCommit(ctx) != nil {
 				return errCannotCommit

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -73,6 +74,11 @@ var serveCommand = command{
 		}
 	},
 }
+
+// siteCacheDir, in --data, keeps the compressed pages rewritten for the
+// site URL and the CAPTCHA, so that only the first start with them
+// compresses (internal/site/compress.go).
+const siteCacheDir = "site-cache"
 
 // serveConfig is the configuration of "studio serve".
 type serveConfig struct {
@@ -185,11 +191,6 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		}
 	}
 
-	widget, widgetPages := cfg.signIn.captchaWidget(authCfg.Captcha)
-	s, err := site.New(web.Site(), site.Options{Origin: origin, Captcha: widget, CaptchaPages: widgetPages})
-	if err != nil {
-		return err
-	}
 	// --data holds the key file and the storage's blobs on PostgreSQL too:
 	// one an earlier release left readable by others is tightened.
 	if _, err := os.Stat(cfg.store.DataDir); err == nil {
@@ -208,6 +209,14 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		logger.Error("store not ready; the functions answer 503 until it is", "engine", db.Engine(), "err", err)
 	}
 	logger.Info("store", "engine", db.Engine())
+	// The site compresses what it rewrote for these options while the
+	// server starts, or reads it from what an earlier start kept in --data.
+	widget, widgetPages := cfg.signIn.captchaWidget(authCfg.Captcha)
+	s, err := site.New(web.Site(), site.Options{Origin: origin, Captcha: widget, CaptchaPages: widgetPages,
+		CacheDir: filepath.Join(cfg.store.DataDir, siteCacheDir), Logger: logger})
+	if err != nil {
+		return err
+	}
 	// The key is loaded once the store is open: no key file is made beside
 	// a store whose secrets another key sealed.
 	keyCtx, keyCancel := context.WithTimeout(ctx, 10*time.Second)
@@ -317,7 +326,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		Metrics:   meters,
 		Analytics: counter,
 		// What /readyz asks (ready.go).
-		ReadyChecks: readyChecks(db, authSvc),
+		ReadyChecks: readyChecks(db, authSvc, s),
 	})
 	return server.Serve(ctx, ln, h, logger, opts)
 }

@@ -1,7 +1,8 @@
 // Package api holds what the studio's HTTP APIs (/auth/v1, /rest/v1 and
 // /functions/v1) share, so that each is said once: the bound on a request
 // body, the bound on a request's wait for the store, the JSON answer and
-// the Retry-After header.
+// the Retry-After header; and the If-None-Match comparison that the site
+// and /storage/v1 answer 304 by.
 package api
 
 import (
@@ -9,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"studio/internal/fault"
@@ -54,4 +56,18 @@ func SetRetryAfter(w http.ResponseWriter, wait time.Duration) int {
 	seconds := int(math.Ceil(wait.Seconds()))
 	w.Header().Set("Retry-After", strconv.Itoa(seconds))
 	return seconds
+}
+
+// ETagMatches applies the weak comparison of If-None-Match (RFC 9110
+// §13.1.2): whether header names etag (a quoted strong validator), or is *.
+func ETagMatches(header, etag string) bool {
+	for rest := header; rest != ""; {
+		var candidate string
+		candidate, rest, _ = strings.Cut(rest, ",")
+		candidate = strings.TrimSpace(candidate)
+		if candidate == "*" || strings.TrimPrefix(candidate, "W/") == etag {
+			return true
+		}
+	}
+	return false
 }

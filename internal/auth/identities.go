@@ -30,11 +30,7 @@ func (s *Service) handleUnlinkIdentity(w http.ResponseWriter, r *http.Request) {
 		gotrue.WriteError(w, r, gotrue.NewError(http.StatusForbidden, gotrue.CodeInsufficientAAL, "AAL2 required to unlink an identity"))
 		return
 	}
-	u, err := s.withIdentities(r, c.user)
-	if err != nil {
-		s.failed(w, r, "list identities", err)
-		return
-	}
+	u := c.user
 	ctx, cancel := withStoreTimeout(r)
 	defer cancel()
 	if id == emailIdentityID(u.ID) {

@@ -28,28 +28,19 @@ var inlineStyle = regexp.MustCompile(`<style>([^<]*)</style>`)
 // analytics.SeenPath, unless the visitor declined cookies; the console's
 // pages do not.
 func TestEveryPageCountsItsView(t *testing.T) {
-	h, err := builtSite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := site.New(web.Site(), site.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, pages := publicPages(t)
 	rule := `:not([data-cookie-consent=declined])>body::after{content:"";position:fixed;background:url(` + analytics.SeenPath + `)}`
-	for _, p := range append(s.Pages(), "/no-such-page") {
+	for _, p := range append(pages, "/admin", "/admin/inbox") {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, p, nil))
-		styles := inlineStyle.FindAllStringSubmatch(w.Body.String(), -1)
-		console := p == "/admin" || strings.HasPrefix(p, "/admin/")
-		counted := len(styles) == 1 && strings.HasSuffix(styles[0][1], rule)
-		if console {
+		if isConsole(p) {
 			if strings.Contains(w.Body.String(), analytics.SeenPath+")") {
 				t.Errorf("%s, a console page, is counted", p)
 			}
 			continue
 		}
-		if !counted {
+		styles := inlineStyle.FindAllStringSubmatch(w.Body.String(), -1)
+		if len(styles) != 1 || !strings.HasSuffix(styles[0][1], rule) {
 			t.Errorf("%s: its inline style does not end with the rule that counts it", p)
 			continue
 		}

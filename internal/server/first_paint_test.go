@@ -32,23 +32,7 @@ var (
 // connection, so that a new visitor waits for no second one. The 404 page
 // counts too. (make audit prints the same figure per route.)
 func TestFirstPaintFitsOneRoundTrip(t *testing.T) {
-	h, err := builtSite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := site.New(web.Site(), site.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	routes := []string{"/no-such-page"}
-	for _, p := range s.Pages() {
-		if p != "/admin" && !strings.HasPrefix(p, "/admin/") { // the staff console: an app, not a public page
-			routes = append(routes, p)
-		}
-	}
-	if len(routes) < 20 {
-		t.Fatalf("only %d routes: is web/build/client the built site?", len(routes))
-	}
+	h, routes := publicPages(t)
 	for _, route := range routes {
 		t.Run(route, func(t *testing.T) {
 			total, parts := firstPaintBytes(t, h, route)
@@ -109,3 +93,30 @@ func serve(h http.Handler, target, acceptEncoding string) *httptest.ResponseReco
 	h.ServeHTTP(w, r)
 	return w
 }
+
+// publicPages is the studio's handler over the real build, and the paths of
+// its public pages (not the staff console's, an app) with one that does not
+// exist (the 404 page).
+func publicPages(t *testing.T) (http.Handler, []string) {
+	t.Helper()
+	h, err := builtSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := site.New(web.Site(), site.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := []string{"/no-such-page"}
+	for _, p := range s.Pages() {
+		if !isConsole(p) {
+			routes = append(routes, p)
+		}
+	}
+	if len(routes) < 20 {
+		t.Fatalf("only %d routes: is web/build/client the built site?", len(routes))
+	}
+	return h, routes
+}
+
+func isConsole(path string) bool { return path == "/admin" || strings.HasPrefix(path, "/admin/") }

@@ -35,7 +35,7 @@ func (w CaptchaWidget) markerOn() string {
 // withCaptcha turns the marker on for w, and widens the policy to the
 // widget's origins, on the pages at the URL paths only (empty: every page).
 // It runs once at start-up.
-func (s *Site) withCaptcha(w CaptchaWidget, only []string) error {
+func (s *Site) withCaptcha(w CaptchaWidget, only []string) {
 	on := []byte(w.markerOn())
 	for urlPath, f := range s.pages {
 		if len(only) > 0 && !slices.Contains(only, urlPath) {
@@ -45,15 +45,8 @@ func (s *Site) withCaptcha(w CaptchaWidget, only []string) error {
 		if !bytes.Contains(f.identity, []byte(captchaMarker)) {
 			continue
 		}
-		rewritten := *f
-		rewritten.identity = bytes.ReplaceAll(f.identity, []byte(captchaMarker), on)
-		if err := rewritten.compress(); err != nil {
-			return fmt.Errorf("captcha %s: %w", f.name, err)
-		}
-		rewritten.etag = etagOf(rewritten.identity)
-		*f = rewritten
+		f.rewrite(bytes.ReplaceAll(f.identity, []byte(captchaMarker), on))
 	}
-	return nil
 }
 
 // widenPolicy admits origins as sources of scripts, frames, styles and

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 )
@@ -26,6 +27,12 @@ type Options struct {
 	// console's, when only its sign-in needs one); empty: every page (the
 	// public forms need it too, --captcha-forms).
 	CaptchaPages []string
+	// CacheDir keeps the compressed variants of the files rewritten for
+	// these options between starts (compress.go); empty: none.
+	CacheDir string
+	// Logger hears when the site is ready, and of a cache it cannot write;
+	// nil: nothing is logged.
+	Logger *slog.Logger
 }
 
 // ParseOrigin checks a site URL given on the command line and returns it as
@@ -46,24 +53,23 @@ func textual(contentType string) bool {
 	return strings.HasPrefix(contentType, "text/") || strings.Contains(contentType, "xml") || strings.Contains(contentType, "json")
 }
 
-// rebase rewrites BuildOrigin to origin in every text file and compresses
-// the changed files again. It runs once at start-up, and only when the site
-// is deployed at another origin than it was built for.
-func (s *Site) rebase(origin string) error {
+// rebase rewrites BuildOrigin to origin in every text file, whose variants
+// are then made again. It runs once at start-up, and only when the site is
+// deployed at another origin than it was built for.
+func (s *Site) rebase(origin string) {
 	old := []byte(BuildOrigin)
 	for _, files := range []map[string]*file{s.pages, s.files} {
 		for _, f := range files {
 			if !textual(f.contentType) || !bytes.Contains(f.identity, old) {
 				continue
 			}
-			rewritten := *f
-			rewritten.identity = bytes.ReplaceAll(f.identity, old, []byte(origin))
-			if err := rewritten.compress(); err != nil {
-				return fmt.Errorf("rebase %s: %w", f.name, err)
-			}
-			rewritten.etag = etagOf(rewritten.identity)
-			*f = rewritten
+			f.rewrite(bytes.ReplaceAll(f.identity, old, []byte(origin)))
 		}
 	}
-	return nil
+}
+
+// rewrite replaces f's bytes; their variants are made at the end of New.
+func (f *file) rewrite(identity []byte) {
+	f.identity, f.etag = identity, etagOf(identity)
+	f.br, f.gz, f.stale = nil, nil, true
 }

@@ -10,12 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 
+	"studio/internal/api"
 	"studio/internal/redirect"
 )
 
@@ -42,6 +44,7 @@ type file struct {
 	csp          string // pages only: the policy with their inline scripts' and styles' hashes
 	noindex      bool   // pages only: the page asks search engines not to index it
 	download     bool
+	stale        bool // its variants are made at start-up (compress.go)
 
 	// The three representations, with their headers prepared by prepare.
 	plain, gzip, brotli representation
@@ -99,14 +102,19 @@ func (f *file) representation(body []byte, encoding string) representation {
 type Site struct {
 	pages map[string]*file // canonical URL path → page
 	files map[string]*file // URL path → any other file
+	ready chan struct{}    // closed once every file is prepared
 }
 
 // New indexes every file of fsys (the Astro build, post-processed by
 // web/scripts/postbuild.mjs). Files named X.br and X.gz are the compressed
 // variants of X. An X/index.html is the page of URL path /X. The site also
 // serves a generated /sitemap.xml and /robots.txt.
+//
+// New returns once the files are read and rewritten for opts; the variants
+// of the rewritten ones are then compressed in the background (compress.go),
+// and requests wait for them: see Ready.
 func New(fsys fs.FS, opts Options) (*Site, error) {
-	s := &Site{pages: map[string]*file{}, files: map[string]*file{}}
+	s := &Site{pages: map[string]*file{}, files: map[string]*file{}, ready: make(chan struct{})}
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -140,25 +148,40 @@ func New(fsys fs.FS, opts Options) (*Site, error) {
 	}
 	origin := cmpOr(opts.Origin, BuildOrigin)
 	if origin != BuildOrigin {
-		if err := s.rebase(origin); err != nil {
-			return nil, err
-		}
+		s.rebase(origin)
 	}
 	if opts.Captcha != nil {
-		if err := s.withCaptcha(*opts.Captcha, opts.CaptchaPages); err != nil {
-			return nil, err
-		}
+		s.withCaptcha(*opts.Captcha, opts.CaptchaPages)
 	}
 	if err := s.addSitemap(origin); err != nil {
 		return nil, err
 	}
+	var all, stale []*file
 	for _, files := range []map[string]*file{s.pages, s.files} {
 		for _, f := range files {
-			f.prepare()
+			all = append(all, f)
+			if f.stale {
+				stale = append(stale, f)
+			}
 		}
 	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	go func() {
+		compressStale(stale, opts.CacheDir, logger)
+		for _, f := range all {
+			f.prepare()
+		}
+		close(s.ready)
+	}()
 	return s, nil
 }
+
+// Ready is closed once the site serves without waiting: every file has its
+// variants. Until then its requests wait, and /readyz says it is not ready.
+func (s *Site) Ready() <-chan struct{} { return s.ready }
 
 // Pages lists the URL paths of the prerendered pages, sorted, the not-found
 // pages excluded.
@@ -218,8 +241,13 @@ func isNotFoundPage(urlPath string) bool {
 	return path.Base(urlPath) == notFoundSegment
 }
 
-// ServeHTTP answers GET and HEAD requests for the site.
+// ServeHTTP answers GET and HEAD requests for the site, once it is ready.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	select {
+	case <-s.ready:
+	case <-r.Context().Done():
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -297,7 +325,7 @@ func serve(w http.ResponseWriter, r *http.Request, f *file, status int) {
 		}
 	}
 	h := w.Header()
-	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), rep.etag) {
+	if status == http.StatusOK && api.ETagMatches(r.Header.Get("If-None-Match"), rep.etag) {
 		copyHeader(h, rep.notModified)
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -360,19 +388,6 @@ func qualityOf(params string) float64 {
 		}
 	}
 	return 1
-}
-
-// etagMatches applies the weak comparison of If-None-Match (RFC 9110 §13.1.2).
-func etagMatches(header, etag string) bool {
-	for rest := header; rest != ""; {
-		var candidate string
-		candidate, rest, _ = strings.Cut(rest, ",")
-		candidate = strings.TrimSpace(candidate)
-		if candidate == "*" || strings.TrimPrefix(candidate, "W/") == etag {
-			return true
-		}
-	}
-	return false
 }
 
 var contentTypes = map[string]string{

@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/xml"
-	"fmt"
 )
 
 // addSitemap serves /sitemap.xml listing every public page, and a
@@ -26,26 +25,16 @@ func (s *Site) addSitemap(origin string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.addGenerated("sitemap.xml", append([]byte(xml.Header), body...)); err != nil {
-		return err
+	s.addGenerated("sitemap.xml", append([]byte(xml.Header), body...))
+	if _, ok := s.files["/robots.txt"]; !ok {
+		s.addGenerated("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+origin+"/sitemap.xml\n"))
 	}
-	if _, ok := s.files["/robots.txt"]; ok {
-		return nil
-	}
-	return s.addGenerated("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+origin+"/sitemap.xml\n"))
+	return nil
 }
 
-func (s *Site) addGenerated(name string, body []byte) error {
-	f := &file{
-		name:         name,
-		identity:     body,
-		etag:         etagOf(body),
-		contentType:  ContentType(name),
-		cacheControl: cacheHTML,
-	}
-	if err := f.compress(); err != nil {
-		return fmt.Errorf("generate %s: %w", name, err)
-	}
+// addGenerated serves body at /name; its variants are made at the end of New.
+func (s *Site) addGenerated(name string, body []byte) {
+	f := &file{name: name, contentType: ContentType(name), cacheControl: cacheHTML}
+	f.rewrite(body)
 	s.files["/"+name] = f
-	return nil
 }

@@ -124,9 +124,6 @@ type FederatedStore interface {
 	// when it was used before (a replay).
 	UseAssertion(ctx context.Context, id string, expires, now time.Time) error
 
-	// UserIdentities returns the federated identities of a user, oldest
-	// first (what a session's user, FindSessionUser, leaves out).
-	UserIdentities(ctx context.Context, userID string) ([]Identity, error)
 	// FindIdentity returns the identity of subject at provider; ErrNotFound
 	// for none.
 	FindIdentity(ctx context.Context, provider, subject string) (Identity, error)

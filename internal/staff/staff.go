@@ -282,7 +282,8 @@ type Store interface {
 	// StartSession stores s with its first refresh token and records the
 	// sign-in on the user.
 	StartSession(ctx context.Context, s Session, refreshHash string, audit AuditEntry) error
-	// FindSessionUser returns the session and its user (with factors);
+	// FindSessionUser returns the session and its user (with factors and
+	// identities);
 	// ErrSessionNotFound for a session that ended.
 	FindSessionUser(ctx context.Context, id string) (Session, User, error)
 	// RefreshSession rotates the refresh token of hash oldHash to newHash.

@@ -202,6 +202,15 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 		if err != nil {
 			return 0, s.failed(req, err)
 		}
+		h := req.w.Header()
+		h.Set("ETag", o.ETag)
+		h.Set("Cache-Control", o.CacheControl)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", objectCSP)
+		if notModified(req.r, o.ETag) {
+			req.w.WriteHeader(http.StatusNotModified)
+			return http.StatusNotModified, nil
+		}
 		f, err := s.backend.Open(req.r.Context(), o.Key)
 		if errors.Is(err, files.ErrBlobNotFound) {
 			continue
@@ -211,12 +220,7 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 			return 0, errInternal()
 		}
 		defer f.Close()
-		h := req.w.Header()
 		h.Set("Content-Type", o.ContentType)
-		h.Set("ETag", o.ETag)
-		h.Set("Cache-Control", o.CacheControl)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Content-Security-Policy", objectCSP)
 		if q := req.r.URL.Query(); q.Has("download") {
 			filename := q.Get("download")
 			if filename == "" { // the object's own name
@@ -229,6 +233,17 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 		return pw.status, nil
 	}
 	return 0, errNoSuchKey()
+}
+
+// notModified tells whether r only revalidates the object of etag, which
+// is then answered 304 without opening its blob: a GET or HEAD whose
+// If-None-Match names it. A request with If-Match or If-Unmodified-Since,
+// which take precedence, is left to http.ServeContent, as is one with only
+// If-Modified-Since.
+func notModified(r *http.Request, etag string) bool {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) &&
+		r.Header.Get("If-Match") == "" && r.Header.Get("If-Unmodified-Since") == "" &&
+		api.ETagMatches(r.Header.Get("If-None-Match"), etag)
 }
 
 // staffObject returns the object of path ("bucket/name") for staff; to

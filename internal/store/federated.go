@@ -276,17 +276,6 @@ func (s *DB) userIdentities(ctx context.Context, q queryer, userID string) ([]st
 	return out, rows.Err()
 }
 
-// UserIdentities implements staff.FederatedStore.
-func (s *DB) UserIdentities(ctx context.Context, userID string) ([]staff.Identity, error) {
-	var out []staff.Identity
-	err := s.query(ctx, "list identities", userIdentitiesQuery, []any{userID}, func(rows *sql.Rows) error {
-		id, err := s.scanIdentity(rows)
-		out = append(out, id)
-		return err
-	})
-	return out, err
-}
-
 // FindIdentity implements staff.FederatedStore.
 func (s *DB) FindIdentity(ctx context.Context, provider, subject string) (staff.Identity, error) {
 	var id staff.Identity

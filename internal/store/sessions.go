@@ -80,14 +80,22 @@ func (s *DB) FindSession(ctx context.Context, id string) (staff.Session, error) 
 	return sess, err
 }
 
-// sessionUserColumns select a session (s), its user (u) and the user's
-// factors (f), with sessionUserJoin: one row per factor, or one with NULL
-// factor columns.
+// sessionUserColumns select a session (s), its user (u), the user's factors
+// (f) and federated identities (i), with sessionUserJoin and in the order
+// of sessionUserOrder: one row per factor and one per identity, their
+// other columns NULL, or one row of each kind with NULL factor or identity
+// columns when the user has none. The two-row part (k) keeps the factors
+// and identities apart, rather than one row for each pair.
 const (
 	sessionUserColumns = `s.id, s.user_id, s.created_at, s.refreshed_at, s.aal, s.amr, s.factor_id,
 		u.email, u.user_metadata, u.created_at, u.updated_at, u.email_confirmed_at, u.last_sign_in_at, u.phone,
-		f.id, f.friendly_name, f.factor_type, f.status, f.created_at, f.updated_at, f.last_challenged_at, f.phone`
-	sessionUserJoin = `JOIN auth_users u ON u.id = s.user_id LEFT JOIN auth_mfa_factors f ON f.user_id = u.id`
+		f.id, f.friendly_name, f.factor_type, f.status, f.created_at, f.updated_at, f.last_challenged_at, f.phone,
+		i.id, i.provider, i.subject, i.email, i.identity_data, i.created_at, i.updated_at, i.last_sign_in_at`
+	sessionUserJoin = `JOIN auth_users u ON u.id = s.user_id
+		CROSS JOIN (SELECT 1 AS part UNION ALL SELECT 2) k
+		LEFT JOIN auth_mfa_factors f ON k.part = 1 AND f.user_id = u.id
+		LEFT JOIN auth_identities i ON k.part = 2 AND i.user_id = u.id`
+	sessionUserOrder = `ORDER BY k.part, f.created_at, f.id, i.created_at, i.id`
 )
 
 // sessionUser gathers the rows of a sessionUserColumns query.
@@ -107,10 +115,17 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 		created, updated      *time.Time
 		challenged            *time.Time
 	}
+	var i struct {
+		id, provider, subject, email, data *string
+		created, updated                   *time.Time
+		signedIn                           *time.Time
+	}
 	u := &su.user
 	row, err := s.scanSession(rows, append([]any{&u.Email, &meta, s.d.timeDest(&u.CreatedAt), s.d.timeDest(&u.UpdatedAt),
 		nullTimeDest(&u.EmailConfirmedAt), nullTimeDest(&u.LastSignInAt), &u.Phone,
-		&f.id, &f.name, &f.typ, &f.status, nullTimeDest(&f.created), nullTimeDest(&f.updated), nullTimeDest(&f.challenged), &f.phone}, more...)...)
+		&f.id, &f.name, &f.typ, &f.status, nullTimeDest(&f.created), nullTimeDest(&f.updated), nullTimeDest(&f.challenged), &f.phone,
+		&i.id, &i.provider, &i.subject, &i.email, &i.data, nullTimeDest(&i.created), nullTimeDest(&i.updated), nullTimeDest(&i.signedIn)},
+		more...)...)
 	if err != nil {
 		return err
 	}
@@ -124,15 +139,23 @@ func (su *sessionUser) scan(s *DB, rows *sql.Rows, more ...any) error {
 		u.Factors = append(u.Factors, staff.Factor{ID: *f.id, UserID: u.ID, FriendlyName: *f.name, FactorType: *f.typ,
 			Status: *f.status, CreatedAt: *f.created, UpdatedAt: *f.updated, LastChallengedAt: f.challenged, Phone: *f.phone})
 	}
+	if i.id != nil {
+		data, err := decodeMetadata(u.ID, *i.data)
+		if err != nil {
+			return err
+		}
+		u.Identities = append(u.Identities, staff.Identity{ID: *i.id, UserID: u.ID, Provider: *i.provider, Subject: *i.subject,
+			Email: *i.email, Data: data, CreatedAt: *i.created, UpdatedAt: *i.updated, LastSignInAt: i.signedIn})
+	}
 	return nil
 }
 
-// FindSessionUser implements staff.Store, in one query: every request with
-// an access token makes it.
+// FindSessionUser implements staff.Store, in one prepared query: every
+// request with an access token makes it.
 func (s *DB) FindSessionUser(ctx context.Context, id string) (staff.Session, staff.User, error) {
 	var su sessionUser
 	err := s.queryPrepared(ctx, "find session", `SELECT `+sessionUserColumns+` FROM auth_sessions s `+sessionUserJoin+`
-		WHERE s.id = ? ORDER BY f.created_at, f.id`, []any{id}, func(rows *sql.Rows) error { return su.scan(s, rows) })
+		WHERE s.id = ? `+sessionUserOrder, []any{id}, func(rows *sql.Rows) error { return su.scan(s, rows) })
 	switch {
 	case err != nil:
 		return su.sess, su.user, err
@@ -146,7 +169,7 @@ func (s *DB) FindSessionUser(ctx context.Context, id string) (staff.Session, sta
 const (
 	refreshFind = `SELECT ` + sessionUserColumns + `, t.id, t.revoked_at
 		FROM auth_refresh_tokens t JOIN auth_sessions s ON s.id = t.session_id ` + sessionUserJoin + `
-		WHERE t.token_hash = ? ORDER BY f.created_at, f.id`
+		WHERE t.token_hash = ? ` + sessionUserOrder
 	refreshRevoke = `UPDATE auth_refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`
 	refreshInsert = `INSERT INTO auth_refresh_tokens (token_hash, session_id, parent_id, created_at) VALUES (?, ?, ?, ?)`
 	refreshTouch  = `UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?`

@@ -130,6 +130,7 @@ func TestAuthStore(t *testing.T) {
 			t.Run("PKCE codes", func(t *testing.T) { testPKCE(t, engine) })
 			t.Run("e-mail change codes", func(t *testing.T) { testEmailChange(t, engine) })
 			t.Run("federated sign-in", func(t *testing.T) { testFederated(t, engine) })
+			t.Run("a session read with its user whole", func(t *testing.T) { testSessionUser(t, engine) })
 		})
 	}
 }

@@ -62,6 +62,14 @@ export async function startStudio(extraArgs: string[] = [], { host = "127.0.0.1"
     });
     proc.on("exit", (code) => fail(new Error(`studio serve exited ${code}`)));
   });
+  // As a load balancer would, wait for /readyz: the first start with this
+  // --site-url compresses the pages rewritten for it (decision 0025), and a
+  // page asked meanwhile waits for them within the test's own time.
+  for (const deadline = Date.now() + 60_000; ; await new Promise((ok) => setTimeout(ok, 50))) {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error("studio serve was not ready within 60 s");
+  }
   const cli = (...args: string[]) =>
     execFileSync(bin, [...args, "--data", dataDir], { encoding: "utf8", env });
   const stop = async () => {
