@@ -96,7 +96,7 @@ export default function AnalyticsChart(props: ChartProps) {
         cursor: { y: false, drag: { x: false, y: false }, points: { size: 7 } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
         axes: [
-          { ...axis, space: 70, incrs: interval === "hour" ? HOUR_STEPS : DAY_STEPS, values: (self, splits) => splits.map((v) => tickLabel(new Date(v * 1000), interval, spanDays(self))) },
+          { ...axis, space: (self) => (interval === "hour" && spanDays(self) > 1 ? 130 : 70), incrs: interval === "hour" ? HOUR_STEPS : DAY_STEPS, values: (self, splits) => splits.map((v) => tickLabel(new Date(v * 1000), interval, spanDays(self))) },
           { ...axis, size: 48, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000], values: (_u, splits) => splits.map((v) => v.toLocaleString()) },
         ],
         series: [
