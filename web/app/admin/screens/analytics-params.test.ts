@@ -127,18 +127,22 @@ describe("the analytics CSV", () => {
     const csv = analyticsCsv(s, { period: "today", filters: { path: "-x" } });
     const lines = csv.trimEnd().split("\r\n");
     expect(lines[0]).toBe("section,item,metric,value");
-    expect(lines).toContain("filter,path,equals,'-x");
-    expect(lines).toContain("totals,,visitors,5");
-    expect(lines).toContain("totals,,conversions,1");
-    expect(lines).toContain("totals,,conversion_rate,0.2");
-    expect(lines).toContain("previous,,visitors,3");
-    expect(lines).toContain("series,2026-11-28T00:00:00Z,views,12");
-    expect(lines).toContain("series_previous,2026-11-27T00:00:00Z,views,9");
-    expect(lines).toContain('pages,"/a,b",views,7');
-    expect(lines).toContain("entry_pages,/,visits,5");
-    expect(lines).toContain("campaigns,'=news / email / autumn,visitors,2");
-    expect(lines).toContain("devices,desktop,visitors,5");
-    expect(lines).toContain("conversions,contact_message_sent,rate,0.2");
-    expect(lines).toContain("not_counted,bot,requests,2");
+    for (const line of [
+      "filter,path,equals,'-x",
+      "totals,,visitors,5",
+      "totals,,conversions,1",
+      "totals,,conversion_rate,0.2",
+      "previous,,visitors,3",
+      "series,2026-11-28T00:00:00Z,views,12",
+      "series_previous,2026-11-27T00:00:00Z,views,9",
+      'pages,"/a,b",views,7',
+      "entry_pages,/,visits,5",
+      "campaigns,'=news / email / autumn,visitors,2",
+      "devices,desktop,visitors,5",
+      "conversions,contact_message_sent,rate,0.2",
+      "not_counted,bot,requests,2",
+    ]) {
+      expect(lines).toContain(line);
+    }
   });
 });
