@@ -140,6 +140,7 @@ export const analyticsCopy = {
     demo_opened: "Opened a demo",
   } as Record<string, string>,
   unknownCountry: "Unknown",
+  notLoaded: "The numbers are still loading: export them in a moment.",
   noneCounted: "Nothing counted in this period.",
   noneCountedFiltered: "Nothing counted in this period with these filters.",
   showAll: (n: number) => `Show all ${n}`,

@@ -100,7 +100,7 @@ export function AnalyticsScreen() {
           {shown && <VisitorsNow n={shown.visitors_now} />}
         </div>
         <ExportButton
-          request={async () => (shown ? { data: analyticsCsv(shown, params), error: null } : { data: null, error: new Error(copy.chart.loading) })}
+          request={async () => (shown ? { data: analyticsCsv(shown, params), error: null } : { data: null, error: new Error(copy.notLoaded) })}
           fileName={() => csvFileName("analytics", { filter: params.period === "custom" ? `${params.from}-${params.to}` : params.period }, new Date())}
         />
       </div>
