@@ -91,9 +91,11 @@ type Summary struct {
 	Devices       []Count       `json:"devices"`
 	Countries     []Count       `json:"countries"`
 	Conversions   []GoalCount   `json:"conversions"`
-	NotCounted    NotCounted    `json:"not_counted"`
-	Series        []Point       `json:"series"`
-	Previous      Totals        `json:"previous"` // the period of the same length just before
+	// ConvertedVisitors reached at least one goal (each counted once).
+	ConvertedVisitors int64      `json:"converted_visitors"`
+	NotCounted        NotCounted `json:"not_counted"`
+	Series            []Point    `json:"series"`
+	Previous          Totals     `json:"previous"` // the period of the same length just before
 }
 
 // Point is one step of a series.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"studio/internal/analytics"
@@ -244,6 +245,10 @@ func (s *DB) goals(ctx context.Context, sp span, sum *analytics.Summary) error {
 		reached[g.Goal] = g
 		return err
 	})
+	if err == nil {
+		err = s.query(ctx, "analytics converted visitors", strings.Replace(q, "c.goal, COUNT(*), COUNT(DISTINCT c.visitor)", "COUNT(DISTINCT c.visitor)", 1), args,
+			func(rows *sql.Rows) error { return rows.Scan(&sum.ConvertedVisitors) })
+	}
 	for _, goal := range analytics.Goals {
 		g := reached[goal]
 		g.Goal = goal

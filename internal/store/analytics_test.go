@@ -40,7 +40,7 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 			NotCounted: map[analytics.DayReason]int64{{Day: "2026-03-02", Reason: analytics.ReasonBot}: 3}},
 		{Views: []analytics.View{ada(5, "/contact"),
 			{Visitor: "bo", At: at(2), Path: "/products", Browser: "Safari", OS: "iOS", Device: "phone"}},
-			Conversions: []analytics.Conversion{{Visitor: "ada", At: at(6), Goal: analytics.GoalContact}},
+			Conversions: []analytics.Conversion{{Visitor: "ada", At: at(6), Goal: analytics.GoalContact}, {Visitor: "ada", At: at(7), Goal: analytics.GoalNewsletter}},
 			NotCounted:  map[analytics.DayReason]int64{{Day: "2026-03-02", Reason: analytics.ReasonBot}: 1, {Day: "2026-03-02", Reason: analytics.ReasonGPC}: 2}},
 		// 40 minutes later: a second visit.
 		{Views: []analytics.View{ada(45, "/resources")}},
@@ -74,11 +74,12 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 	}
 	for _, g := range analytics.Goals {
 		c := analytics.GoalCount{Goal: g}
-		if g == analytics.GoalContact {
+		if g == analytics.GoalContact || g == analytics.GoalNewsletter {
 			c = analytics.GoalCount{Goal: g, Count: 1, Visitors: 1, Rate: 0.5}
 		}
 		want.Conversions = append(want.Conversions, c)
 	}
+	want.ConvertedVisitors = 1
 	if diff := cmp.Diff(want, sum); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}

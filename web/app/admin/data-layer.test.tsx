@@ -4,32 +4,13 @@
  * storage/v1, and a live feed the test drives (off unless it says so).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { createClient, type Session } from "@supabase/supabase-js";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { consoleNav, messageCopy } from "~/content/console";
-import { ReadCache } from "./data/cache";
-import type { ConsoleClient } from "./data/client";
-import { ConsoleContext, type Console } from "./data/console-context";
-import type { Database } from "./data/database";
-import type { Change, LiveFeed, LiveStatus, LiveTable } from "./data/live";
-import type { Problem } from "./data/problem";
 import type { ContactMessage } from "./data/tables";
 import { FilesScreen } from "./screens/files";
 import { InboxScreen } from "./screens/inbox";
 import { ConsoleShell } from "./shell";
-
-type Handler = (req: Request, init?: RequestInit) => Promise<Response> | Response;
-
-/** clientFor is the console's typed client whose requests handler answers. */
-function clientFor(handler: Handler): ConsoleClient {
-  return createClient<Database>("http://studio.test", "anon-key", {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: async (input, init) => handler(new Request(input, init), init) },
-  });
-}
-
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+import { clientFor, fakeLive, json, renderConsole, type Handler } from "./test-console";
 
 /** restV1 answers the inbox's reads and PATCHes from rows, as rest/v1 would (the filters the console sends: eq, is, not.is). */
 function restV1(rows: ContactMessage[]) {
@@ -57,37 +38,6 @@ function restV1(rows: ContactMessage[]) {
     return json(found, 200, range);
   };
   return { handler, seen };
-}
-
-/** fakeLive is a live feed whose changes the test sends; its status stays as given ("off": nothing comes by itself). */
-function fakeLive(status: LiveStatus = "off") {
-  const listeners = new Map<LiveTable, Set<(c: Change) => void>>();
-  const feed: LiveFeed = {
-    onChange(table, l) {
-      const set = listeners.get(table) ?? new Set();
-      listeners.set(table, set);
-      set.add(l);
-      return () => set.delete(l);
-    },
-    onResume: () => () => {},
-    onStatus: () => () => {},
-    status: () => status,
-    close() {},
-  };
-  const change = (table: LiveTable) => listeners.get(table)?.forEach((l) => l({ eventType: "UPDATE", new: {}, old: {} } as unknown as Change));
-  return { feed, change };
-}
-
-/** renderConsole renders ui inside a signed-in console at path, with its own cache joined to the live feed. */
-function renderConsole(ui: React.ReactNode, { client, path, live = fakeLive().feed }: { client: ConsoleClient; path: string; live?: LiveFeed }) {
-  history.pushState(null, "", path);
-  const problems: Problem[] = [];
-  const cache = new ReadCache((p) => problems.push(p));
-  cache.connect(live);
-  const session = { access_token: "token", user: { id: "u1", email: "ada@studio.test" } } as Session;
-  const value: Console = { client, session, live, cache, reportProblem: (p) => problems.push(p), signOut: async () => {} };
-  render(<ConsoleContext.Provider value={value}>{ui}</ConsoleContext.Provider>);
-  return { problems };
 }
 
 const message = (id: string, name: string): ContactMessage => ({

@@ -13,6 +13,7 @@ export type Route =
   | { screen: "message"; id: string }
   | { screen: "waitlist" }
   | { screen: "subscribers" }
+  | { screen: "analytics" }
   | { screen: "account" }
   /** The bucket list without a bucket; a bucket's folder (prefix "" is its top) with one. */
   | { screen: "files"; bucket?: string; prefix: string }
@@ -30,6 +31,7 @@ export function parseRoute(pathname: string): Route {
       return second ? { screen: "message", id: second } : { screen: "inbox" };
     case "waitlist":
     case "subscribers":
+    case "analytics":
     case "account":
       return second ? { screen: "not-found" } : { screen: first };
     default:

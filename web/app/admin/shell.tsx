@@ -3,7 +3,7 @@
  * open messages) and the theme toggle, the screen of the current URL, and
  * the toasts. New contact messages are announced on every screen.
  */
-import { useCallback, useEffect, useRef } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
 import { ExternalLink } from "lucide-react";
 import { consoleNav, consoleShell, inboxCopy, openCountLabel } from "~/content/console";
 import { Logo } from "~/components/logo";
@@ -21,11 +21,14 @@ import { openCount } from "./data/queries";
 import { CONSOLE_ROOT, parseRoute, type Route } from "./route";
 import { useDocumentTitle } from "./ui/document-title";
 import { ConsoleLink, useLocation } from "./router";
-import { EmptyState } from "./ui/states";
+import { EmptyState, LoadingState } from "./ui/states";
 import { SubscribersScreen } from "./screens/subscribers";
 import { useLiveChanges, useRead } from "./data/use-read";
 import { ScreenBoundary } from "./ui/screen-boundary";
 import { WaitlistScreen } from "./screens/waitlist";
+
+/** The analytics screen, with its chart library, loads when it is opened: /admin's first load does not carry it. */
+const AnalyticsScreen = lazy(() => import("./screens/analytics").then((m) => ({ default: m.AnalyticsScreen })));
 
 /** navScreen is the navigation entry a route belongs to (a message belongs to the inbox). */
 function navScreen(r: Route): string {
@@ -71,8 +74,8 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
             <Logo className="size-7" />
             <span>{consoleShell.name}</span>
           </ConsoleLink>
-          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-full min-w-0 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto sm:flex-1">
-            <ul className="flex items-center justify-between gap-1 sm:justify-start">
+          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-[calc(100%+1rem)] min-w-0 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto sm:flex-1">
+            <ul className="flex items-center justify-between gap-0.5 sm:justify-start sm:gap-1">
               {consoleNav.map((item) => {
                 const current = navScreen(route) === item.screen;
                 return (
@@ -81,7 +84,7 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
                       href={item.path}
                       aria-current={current ? "page" : undefined}
                       className={cn(
-                        "flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 sm:px-3",
+                        "flex items-center gap-1.5 whitespace-nowrap rounded-md px-1 py-2 text-[13px] font-medium sm:text-sm focus-visible:outline-2 focus-visible:outline-brand-600 sm:px-3",
                         current ? "bg-brand-50 text-brand-800 dark:bg-brand-900/40 dark:text-brand-100" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
                       )}
                     >
@@ -128,6 +131,12 @@ function Screen({ route }: { route: Route }) {
       return <WaitlistScreen />;
     case "subscribers":
       return <SubscribersScreen />;
+    case "analytics":
+      return (
+        <Suspense fallback={<LoadingState />}>
+          <AnalyticsScreen />
+        </Suspense>
+      );
     case "account":
       return <AccountScreen />;
     case "files":

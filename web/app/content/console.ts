@@ -1,6 +1,7 @@
 /**
  * Copy of the staff console at /admin (app/admin): sign-in, the two-step
- * check, the account page, the inbox, the waitlist, the subscribers and the files.
+ * check, the account page, the inbox, the waitlist, the subscribers and the files
+ * (the analytics screen's is in console-analytics.ts).
  */
 import { studio } from "./site";
 
@@ -8,7 +9,7 @@ const studioName = studio.name;
 
 export const consoleMeta = {
   title: "Staff console",
-  description: "The studio's staff console: contact messages, waitlists and newsletter subscribers.",
+  description: "The studio's staff console: contact messages, waitlists, newsletter subscribers and analytics.",
   path: "/admin",
 } as const;
 
@@ -40,6 +41,7 @@ export const consoleNav = [
   { screen: "inbox", label: "Inbox", path: "/admin/inbox" },
   { screen: "waitlist", label: "Waitlist", path: "/admin/waitlist" },
   { screen: "subscribers", label: "Subscribers", path: "/admin/subscribers" },
+  { screen: "analytics", label: "Analytics", path: "/admin/analytics" },
   { screen: "files", label: "Files", path: "/admin/files" },
   { screen: "account", label: "Account", path: "/admin/account" },
 ] as const;

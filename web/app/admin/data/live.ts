@@ -1,6 +1,6 @@
 /**
  * Live updates: one realtime channel for the signed-in console, with
- * postgres_changes on the three tables, shared by every screen through
+ * postgres_changes on the exposed tables, shared by every screen through
  * LiveFeed. The read cache (cache.ts) reloads the reads of a table when it
  * changes, and every read when the feed resumes after a gap (onResume): the
  * server says with a system message when its live changes pause (it is not
@@ -9,7 +9,8 @@
  */
 import type { RealtimePostgresChangesPayload, SupabaseClient } from "@supabase/supabase-js";
 
-export const LIVE_TABLES = ["contact_messages", "waitlist", "subscribers"] as const;
+/** analytics_live changes (at most once a second) while the server counts visitors: the analytics screen reads again. */
+export const LIVE_TABLES = ["contact_messages", "waitlist", "subscribers", "analytics_live"] as const;
 export type LiveTable = (typeof LIVE_TABLES)[number];
 export type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 const LOST_CHECK_INTERVAL_MS = 10_000;
