@@ -10,7 +10,7 @@ NPM := npm --prefix $(WEB) --no-fund --no-audit --loglevel=error
 CHROMIUM := /usr/bin/chromium
 ADDR ?= :8080
 
-.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-idp test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-startup bench-analytics audit clean
+.PHONY: build run test dev web test-record-tree test-clean-tree test-go test-web test-budgets test-e2e test-e2e-sqlite test-e2e-postgres test-idp test-auth test-cluster test-deploy deps-test bench bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-startup bench-analytics audit clean
 
 ## build: the site and the binary (bin/studio)
 build: web
@@ -37,8 +37,8 @@ web: $(WEB)/node_modules/.package-lock.json
 # wait on real clocks (TOTP windows, expiries, back-off).
 test: test-record-tree deps-test build
 	scripts/in-parallel \
-		"browser=$(MAKE) --no-print-directory test-web test-budgets test-e2e" \
-		"servers=$(MAKE) --no-print-directory test-go test-idp test-auth test-cluster test-deploy"
+		"browser=$(MAKE) --no-print-directory test-web test-budgets test-e2e-sqlite" \
+		"servers=$(MAKE) --no-print-directory test-go test-idp test-auth test-cluster test-deploy test-e2e-postgres"
 	@scripts/check-clean-tree check
 
 # No test may write into the work tree (scripts/check-clean-tree): a studio
@@ -82,10 +82,16 @@ test-budgets:
 	node $(WEB)/scripts/size-budget.mjs
 
 # The end-to-end tests on SQLite; the staff console's again on a throwaway
-# PostgreSQL (its own servers take STUDIO_TEST_DATABASE_URL).
-test-e2e: $(WEB)/node_modules/.package-lock.json
+# PostgreSQL (its own servers take STUDIO_TEST_DATABASE_URL). make test runs
+# the second in the servers' lane, which is done long before the browser's,
+# on ports of its own (E2E_PORT), beside the first.
+test-e2e: test-e2e-sqlite test-e2e-postgres
+
+test-e2e-sqlite: $(WEB)/node_modules/.package-lock.json
 	$(NPM) run e2e
-	scripts/with-postgres $(NPM) run e2e -- e2e/admin.spec.ts e2e/oauth-console.spec.ts e2e/sso-console.spec.ts
+
+test-e2e-postgres: $(WEB)/node_modules/.package-lock.json
+	E2E_PORT=4339 scripts/with-postgres $(NPM) run e2e -- e2e/admin.spec.ts e2e/oauth-console.spec.ts e2e/sso-console.spec.ts
 
 # The identity providers that the federated sign-in tests start, checked on
 # their own (web/idp-tests): an OpenID Connect provider (the certified
