@@ -20,13 +20,21 @@ export { pg, env } from "./studio-env.mjs";
 /** staffAddress is a new address of staff: name+random@studio.test. */
 export const staffAddress = (name) => `${name}+${randomBytes(4).toString("hex")}@studio.test`;
 
+/**
+ * removeRetrying removes a server's --data even while the server, just told
+ * to stop, still writes into it (the compressed pages of its site cache, kept
+ * there since decision 0025): rmSync tries again on ENOTEMPTY and EBUSY, for
+ * up to some 10 s.
+ */
+export const removeRetrying = { recursive: true, force: true, maxRetries: 20, retryDelay: 50 };
+
 /** newStore makes a temporary --data directory; cli runs a studio command on it. */
 export function newStore() {
   const dataDir = mkdtempSync(join(tmpdir(), "studio-auth-"));
   return {
     dataDir,
     cli: (...args) => execFileSync(bin, [...args, "--data", dataDir], { encoding: "utf8", env }),
-    remove: () => rmSync(dataDir, { recursive: true, force: true }),
+    remove: () => rmSync(dataDir, removeRetrying),
   };
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { createClient } from "@supabase/supabase-js";
+import { removeRetrying } from "./harness.mjs";
 
 const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../bin/studio"));
 
@@ -114,7 +115,7 @@ export class Studio {
     // with --test-force-exit.
     await Promise.all(this.clients.map((c) => c.realtime.disconnect()));
     for (const p of this.servers) p.kill("SIGTERM");
-    rmSync(this.dataDir, { recursive: true, force: true });
+    rmSync(this.dataDir, removeRetrying);
     if (this.admin) execFileSync("psql", [this.admin, "-qc", `DROP DATABASE ${this.database} WITH (FORCE)`]);
   }
 }

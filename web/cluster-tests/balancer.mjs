@@ -3,6 +3,7 @@
 // only its upstream servers and its listen address are replaced.
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { removeRetrying } from "../auth-tests/harness.mjs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,7 +69,7 @@ http {
     close: async () => {
       proc.kill("SIGQUIT");
       await exited;
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, removeRetrying);
     },
   };
 }
