@@ -21,12 +21,21 @@ export { pg, env } from "./studio-env.mjs";
 export const staffAddress = (name) => `${name}+${randomBytes(4).toString("hex")}@studio.test`;
 
 /**
- * removeRetrying removes a server's --data even while the server, just told
- * to stop, still writes into it (the compressed pages of its site cache, kept
- * there since decision 0025): rmSync tries again on ENOTEMPTY and EBUSY, for
- * up to some 10 s.
+ * removeDir removes a server's --data even while the server, just told to
+ * stop, still writes into it (the compressed pages of its site cache, kept
+ * there since decision 0025): a directory that gained a file while it was
+ * being emptied is emptied again, every 100 ms for up to 10 s.
  */
-export const removeRetrying = { recursive: true, force: true, maxRetries: 20, retryDelay: 50 };
+export function removeDir(dir) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      if ((err.code !== "ENOTEMPTY" && err.code !== "EBUSY") || tries >= 100) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+}
 
 /** newStore makes a temporary --data directory; cli runs a studio command on it. */
 export function newStore() {
@@ -34,7 +43,7 @@ export function newStore() {
   return {
     dataDir,
     cli: (...args) => execFileSync(bin, [...args, "--data", dataDir], { encoding: "utf8", env }),
-    remove: () => rmSync(dataDir, removeRetrying),
+    remove: () => removeDir(dataDir),
   };
 }
 

@@ -5,12 +5,12 @@
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { createClient } from "@supabase/supabase-js";
-import { removeRetrying } from "./harness.mjs";
+import { removeDir } from "./harness.mjs";
 
 const bin = resolve(process.env.STUDIO_BIN ?? join(import.meta.dirname, "../../bin/studio"));
 
@@ -115,7 +115,7 @@ export class Studio {
     // with --test-force-exit.
     await Promise.all(this.clients.map((c) => c.realtime.disconnect()));
     for (const p of this.servers) p.kill("SIGTERM");
-    rmSync(this.dataDir, removeRetrying);
+    removeDir(this.dataDir);
     if (this.admin) execFileSync("psql", [this.admin, "-qc", `DROP DATABASE ${this.database} WITH (FORCE)`]);
   }
 }

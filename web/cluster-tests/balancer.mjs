@@ -2,8 +2,8 @@
 // configuration docs/deploy.md gives operators (deploy/nginx/studio.conf):
 // only its upstream servers and its listen address are replaced.
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { removeRetrying } from "../auth-tests/harness.mjs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { removeDir } from "../auth-tests/harness.mjs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,7 +69,7 @@ http {
     close: async () => {
       proc.kill("SIGQUIT");
       await exited;
-      rmSync(dir, removeRetrying);
+      removeDir(dir);
     },
   };
 }
