@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -254,6 +255,60 @@ func TestFullBufferDrops(t *testing.T) {
 	sum := summary(t, db, clk)
 	if sum.Views != 2 || sum.NotCounted.Dropped != 3 {
 		t.Errorf("views %d, dropped %d; want 2 and 3", sum.Views, sum.NotCounted.Dropped)
+	}
+}
+
+// Days that are over are rolled up, and their raw rows pruned after the
+// retention: the day still counts, and filters say where they begin.
+func TestDaysOverAreRolledUp(t *testing.T) {
+	db := storetest.Engines()[0].New(t)
+	day := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	clk := &clock{now: day.Add(9 * time.Hour)}
+	c := start(t, db, clk, analytics.Config{Retention: 24 * time.Hour})
+	show(t, c, seen("http://studio.example/about", firefox), ada)
+	time.Sleep(1500 * time.Millisecond) // written, and the first prune finds nothing to roll up
+	c.stop()
+
+	clk.Add(48 * time.Hour)
+	c = start(t, db, clk, analytics.Config{Retention: 24 * time.Hour})
+	time.Sleep(1500 * time.Millisecond) // the first flush prunes
+	c.stop()
+	q := analytics.Query{Since: day, Until: day.Add(24 * time.Hour)}
+	sum, err := db.AnalyticsSummary(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Views != 1 || len(sum.Pages) != 1 || sum.Pages[0].Path != "/about" {
+		t.Errorf("the rolled-up day: %d views, pages %+v; want 1 view of /about", sum.Views, sum.Pages)
+	}
+	q.Filters.Device = "desktop"
+	if sum, err = db.AnalyticsSummary(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if want := day.Add(24 * time.Hour); sum.Views != 0 || sum.FiltersFrom == nil || !sum.FiltersFrom.Equal(want) {
+		t.Errorf("filtered, after pruning: %d views, filters from %v; want none, from %v", sum.Views, sum.FiltersFrom, want)
+	}
+}
+
+// What a request names is kept only without control characters and at a
+// bounded length: PostgreSQL refuses NUL in text, and would refuse the
+// whole batch of views with it.
+func TestRequestValuesAreCleaned(t *testing.T) {
+	for _, engine := range storetest.Engines() {
+		t.Run(engine.Name, func(t *testing.T) {
+			db := engine.New(t)
+			clk := &clock{now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
+			c := start(t, db, clk, analytics.Config{})
+			show(t, c, seen("http://studio.example/?utm_source=a%00b%09c&utm_campaign="+strings.Repeat("x", 300), firefox), ada)
+			show(t, c, seen("http://studio.example/a%00b", firefox), ada)
+			show(t, c, seen("http://studio.example/"+strings.Repeat("long", 100), firefox), ada)
+			c.stop()
+			sum := summary(t, db, clk)
+			want := []analytics.CampaignRow{{Source: "abc", Name: strings.Repeat("x", 100), Visitors: 1}}
+			if sum.Views != 1 || !equal(sum.Campaigns, want) {
+				t.Errorf("views %d, campaigns %+v; want 1 view, campaign %+v", sum.Views, sum.Campaigns, want)
+			}
+		})
 	}
 }
 

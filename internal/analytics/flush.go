@@ -18,8 +18,12 @@ type Store interface {
 	// WriteAnalytics writes b in one transaction, each view joining its
 	// visitor's visit (or starting one) and each conversion the visit.
 	WriteAnalytics(ctx context.Context, b Batch) error
-	// PruneAnalytics deletes views, visits and conversions before
-	// rawBefore, and the salts of days before saltsFrom.
+	// RollUpAnalytics rolls up each UTC day that ended by before: its
+	// hours and its counts per value, kept for years.
+	RollUpAnalytics(ctx context.Context, before time.Time) error
+	// PruneAnalytics deletes the views, visits and conversions of the days
+	// before rawBefore's that are rolled up, and the salts of days before
+	// saltsFrom.
 	PruneAnalytics(ctx context.Context, rawBefore time.Time, saltsFrom string) error
 }
 
@@ -164,9 +168,18 @@ func (c *Counter) salt(ctx context.Context, f *flusher, day string) ([]byte, err
 	return s, nil
 }
 
-// prune deletes raw counts older than the retention, and every salt but
-// today's and yesterday's.
+// settled is how long after a day ends its counts can still change: a
+// visit's last view is written within a flush or a few (a visitor's hash is
+// the day's, so no visit goes on past midnight).
+const settled = 5 * time.Minute
+
+// prune rolls up the days that are over, deletes raw counts older than the
+// retention, and every salt but today's and yesterday's.
 func (c *Counter) prune(ctx context.Context, now time.Time) {
+	if err := c.store.RollUpAnalytics(ctx, now.Add(-settled)); err != nil {
+		c.cfg.Logger.Warn("analytics: rolling up failed; tried again in an hour", "err", err)
+		return
+	}
 	yesterday := dayOf(now.AddDate(0, 0, -1))
 	if err := c.store.PruneAnalytics(ctx, now.Add(-c.cfg.Retention), yesterday); err != nil {
 		c.cfg.Logger.Warn("analytics: pruning failed; tried again in an hour", "err", err)

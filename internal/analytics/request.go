@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
 )
 
 // SeenPath is the address a shown page fetches (SEEN_RULE in its inline
@@ -52,10 +53,14 @@ func shownPage(r *http.Request) (*url.URL, bool) {
 	return ref, true
 }
 
+// maxPathLength is the longest path counted: the site's are far shorter,
+// and a referrer names whatever its sender likes.
+const maxPathLength = 256
+
 // isPublicPage reports whether p may be a page visitors are counted on:
 // not the console, and not a file.
 func isPublicPage(p string) bool {
-	return strings.HasPrefix(p, "/") && p != "/admin" && !strings.HasPrefix(p, "/admin/") &&
+	return strings.HasPrefix(p, "/") && len(p) <= maxPathLength && !strings.ContainsFunc(p, unicode.IsControl) && p != "/admin" && !strings.HasPrefix(p, "/admin/") &&
 		!strings.Contains(p[strings.LastIndex(p, "/")+1:], ".")
 }
 
@@ -81,5 +86,12 @@ func limit(s string) string {
 	if len(s) > most {
 		s = s[:most]
 	}
-	return strings.ToValidUTF8(s, "")
+	// No control characters: PostgreSQL refuses NUL in text (a batch of
+	// views would be refused with it), and rollups join values with tabs.
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
 }

@@ -96,6 +96,10 @@ type Summary struct {
 	NotCounted        NotCounted `json:"not_counted"`
 	Series            []Point    `json:"series"`
 	Previous          Totals     `json:"previous"` // the period of the same length just before
+	// FiltersFrom, with filters, is the first day they apply to, when the
+	// period begins before it: the days before are kept only as rollups,
+	// which filters cannot narrow, and are left out.
+	FiltersFrom *time.Time `json:"filters_from,omitempty"`
 }
 
 // Point is one step of a series.

@@ -139,21 +139,28 @@ func (s *DB) writeAnalytics(ctx context.Context, tx *sql.Tx, views []analytics.V
 	return nil
 }
 
-// PruneAnalytics deletes the views, visits and conversions before
-// rawBefore, and the salts of the days before saltsFrom.
+// PruneAnalytics deletes the views, visits and conversions of the days
+// before rawBefore's that are rolled up (RollUpAnalytics), and the salts of
+// the days before saltsFrom.
 func (s *DB) PruneAnalytics(ctx context.Context, rawBefore time.Time, saltsFrom string) error {
-	before := rawBefore.Unix()
 	return s.write(ctx, "prune analytics", func(ctx context.Context, tx *sql.Tx) error {
+		var st rollupState
+		if err := tx.QueryRowContext(ctx, `SELECT rolled_through, raw_from FROM analytics_rollup_state WHERE id = 'state'`).
+			Scan(&st.rolledThrough, &st.rawFrom); err != nil {
+			return err
+		}
+		before := min(floorDay(rawBefore.Unix()), st.rolledThrough)
 		for _, q := range []struct {
-			sql string
-			arg any
+			sql  string
+			args []any
 		}{
-			{`DELETE FROM analytics_views WHERE at < ?`, before},
-			{`DELETE FROM analytics_visits WHERE last_at < ?`, before},
-			{`DELETE FROM analytics_conversions WHERE at < ?`, before},
-			{`DELETE FROM analytics_salts WHERE day < ?`, saltsFrom},
+			{`DELETE FROM analytics_views WHERE at < ?`, []any{before}},
+			{`DELETE FROM analytics_visits WHERE last_at < ?`, []any{before}},
+			{`DELETE FROM analytics_conversions WHERE at < ?`, []any{before}},
+			{`DELETE FROM analytics_salts WHERE day < ?`, []any{saltsFrom}},
+			{`UPDATE analytics_rollup_state SET raw_from = ? WHERE id = 'state' AND raw_from < ?`, []any{before, before}},
 		} {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(q.sql), q.arg); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(q.sql), q.args...); err != nil {
 				return err
 			}
 		}

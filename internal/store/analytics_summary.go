@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"slices"
@@ -71,6 +72,35 @@ func (sp span) views() (string, []any) {
 		append([]any{sp.from, sp.to}, sp.viewArgs...)
 }
 
+// part is where a summary's period is read from: the whole days from
+// rolledFrom to rolledTo from the rollups (none when rolledFrom >=
+// rolledTo), and raw from the raw rows (none when raw.from >= raw.to).
+type part struct {
+	rolledFrom, rolledTo int64
+	raw                  span
+}
+
+// splitPeriod is where the period from since to until is read from, given
+// the rollups' state: without filters, the days rolled up from the rollups
+// (whole UTC days: the day since falls in is counted whole) and the rest
+// from the raw rows; with filters, only the raw rows, which are kept from
+// filtersFrom on (0 when they cover the period).
+func splitPeriod(since, until time.Time, f analytics.Filters, st rollupState) (p part, filtersFrom int64) {
+	from, to := since.Unix(), until.Unix()
+	rawFrom := from
+	if f == (analytics.Filters{}) {
+		p.rolledFrom, p.rolledTo = floorDay(from), min(to, st.rolledThrough)
+		rawFrom = max(from, st.rolledThrough)
+	} else if from < st.rawFrom {
+		rawFrom, filtersFrom = st.rawFrom, st.rawFrom
+	}
+	p.raw = newSpan(time.Unix(rawFrom, 0), until, f)
+	return p, filtersFrom
+}
+
+func (p part) hasRolled() bool { return p.rolledFrom < p.rolledTo }
+func (p part) hasRaw() bool    { return p.raw.from < p.raw.to }
+
 // AnalyticsSummary is what the site did in q's period, narrowed by its
 // filters, with the series of q's interval and the period before.
 func (s *DB) AnalyticsSummary(ctx context.Context, q analytics.Query) (analytics.Summary, error) {
@@ -85,13 +115,22 @@ func (s *DB) AnalyticsSummary(ctx context.Context, q analytics.Query) (analytics
 		Pages: []analytics.PageCount{}, EntryPages: []analytics.PageCount{}, ExitPages: []analytics.PageCount{},
 		Sources: []analytics.SourceCount{}, Campaigns: []analytics.CampaignRow{},
 		Browsers: []analytics.Count{}, OSes: []analytics.Count{}, Devices: []analytics.Count{}, Countries: []analytics.Count{}}
-	sp := newSpan(q.Since, q.Until, q.Filters)
-	now, err := s.analyticsTotals(ctx, sp, q.Interval)
+	st, err := s.analyticsRollupState(ctx)
+	if err != nil {
+		return sum, err
+	}
+	p, filtersFrom := splitPeriod(q.Since, q.Until, q.Filters, st)
+	if filtersFrom > 0 {
+		at := time.Unix(filtersFrom, 0).UTC()
+		sum.FiltersFrom = &at
+	}
+	now, err := s.analyticsTotals(ctx, p, q.Since, q.Until, q.Interval)
 	if err != nil {
 		return sum, err
 	}
 	length := q.Until.Sub(q.Since)
-	before, err := s.analyticsTotals(ctx, newSpan(q.Since.Add(-length), q.Since, q.Filters), q.Interval)
+	earlier, _ := splitPeriod(q.Since.Add(-length), q.Since, q.Filters, st)
+	before, err := s.analyticsTotals(ctx, earlier, q.Since.Add(-length), q.Since, q.Interval)
 	if err != nil {
 		return sum, err
 	}
@@ -102,70 +141,12 @@ func (s *DB) AnalyticsSummary(ctx context.Context, q analytics.Query) (analytics
 	}
 	sum.Previous = before
 
-	visitsFrom, visitsArgs := sp.visits()
-	viewsFrom, viewsArgs := sp.views()
-	limit := " LIMIT " + strconv.Itoa(topLimit)
-	pages := func(op, q string, args []any, into *[]analytics.PageCount) error {
-		return s.query(ctx, op, q, args, func(rows *sql.Rows) error {
-			var p analytics.PageCount
-			err := rows.Scan(&p.Path, &p.Views, &p.Visitors)
-			*into = append(*into, p)
-			return err
-		})
-	}
-	counts := func(op, column string, into *[]analytics.Count) error {
-		return s.query(ctx, op, `SELECT v.`+column+`, COUNT(DISTINCT v.visitor)`+visitsFrom+` AND v.`+column+` <> ''
-			GROUP BY v.`+column+` ORDER BY 2 DESC, 1`+limit, visitsArgs, func(rows *sql.Rows) error {
-			var c analytics.Count
-			err := rows.Scan(&c.Value, &c.Visitors)
-			*into = append(*into, c)
-			return err
-		})
-	}
 	steps := []func() error{
 		func() error {
 			return s.query(ctx, "analytics visitors now", `SELECT COUNT(DISTINCT visitor) FROM analytics_visits WHERE last_at >= ?`,
 				[]any{q.Now.Unix() - visitorsNowWindow}, func(rows *sql.Rows) error { return rows.Scan(&sum.VisitorsNow) })
 		},
-		func() error {
-			return pages("analytics pages", `SELECT w.path, COUNT(*), COUNT(DISTINCT v.visitor)`+viewsFrom+`
-				GROUP BY w.path ORDER BY 2 DESC, 1`+limit, viewsArgs, &sum.Pages)
-		},
-		func() error {
-			return pages("analytics entry pages", `SELECT v.entry_path, COUNT(*), COUNT(DISTINCT v.visitor)`+visitsFrom+`
-				GROUP BY v.entry_path ORDER BY 2 DESC, 1`+limit, visitsArgs, &sum.EntryPages)
-		},
-		func() error {
-			return pages("analytics exit pages", `SELECT v.exit_path, COUNT(*), COUNT(DISTINCT v.visitor)`+visitsFrom+`
-				GROUP BY v.exit_path ORDER BY 2 DESC, 1`+limit, visitsArgs, &sum.ExitPages)
-		},
-		func() error {
-			return s.query(ctx, "analytics sources", `SELECT v.source, COUNT(DISTINCT v.visitor)`+visitsFrom+`
-				GROUP BY v.source ORDER BY 2 DESC, 1`+limit, visitsArgs, func(rows *sql.Rows) error {
-				var c analytics.SourceCount
-				err := rows.Scan(&c.Source, &c.Visitors)
-				if c.Source == "" {
-					c.Source = analytics.Direct
-				}
-				sum.Sources = append(sum.Sources, c)
-				return err
-			})
-		},
-		func() error {
-			return s.query(ctx, "analytics campaigns", `SELECT v.utm_source, v.utm_medium, v.utm_campaign, COUNT(DISTINCT v.visitor)`+visitsFrom+`
-				AND (v.utm_source <> '' OR v.utm_medium <> '' OR v.utm_campaign <> '')
-				GROUP BY v.utm_source, v.utm_medium, v.utm_campaign ORDER BY 4 DESC, 1, 2, 3`+limit, visitsArgs, func(rows *sql.Rows) error {
-				var c analytics.CampaignRow
-				err := rows.Scan(&c.Source, &c.Medium, &c.Name, &c.Visitors)
-				sum.Campaigns = append(sum.Campaigns, c)
-				return err
-			})
-		},
-		func() error { return counts("analytics browsers", "browser", &sum.Browsers) },
-		func() error { return counts("analytics oses", "os", &sum.OSes) },
-		func() error { return counts("analytics devices", "device", &sum.Devices) },
-		func() error { return counts("analytics countries", "country", &sum.Countries) },
-		func() error { return s.goals(ctx, sp, &sum) },
+		func() error { return s.goals(ctx, p, &sum) },
 		func() error {
 			return s.query(ctx, "analytics not counted", `SELECT reason, SUM(count) FROM analytics_not_counted
 				WHERE day >= ? AND day < ? GROUP BY reason`, []any{day(q.Since), day(q.Until.Add(24*time.Hour - time.Nanosecond))},
@@ -178,6 +159,15 @@ func (s *DB) AnalyticsSummary(ctx context.Context, q analytics.Query) (analytics
 				})
 		},
 	}
+	for _, l := range summaryLists {
+		steps = append(steps, func() error {
+			rows, err := s.analyticsList(ctx, p, l)
+			for _, r := range rows {
+				l.add(&sum, r)
+			}
+			return err
+		})
+	}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return sum, err
@@ -186,68 +176,245 @@ func (s *DB) AnalyticsSummary(ctx context.Context, q analytics.Query) (analytics
 	return sum, nil
 }
 
-// analyticsTotals are the headline numbers and the series of sp.
-func (s *DB) analyticsTotals(ctx context.Context, sp span, interval analytics.Interval) (analytics.Totals, error) {
-	t := analytics.Totals{Since: time.Unix(sp.from, 0).UTC(), Until: time.Unix(sp.to, 0).UTC()}
-	visitsFrom, visitsArgs := sp.visits()
-	viewsFrom, viewsArgs := sp.views()
-	var duration sql.NullFloat64
-	var bounces sql.NullInt64
-	err := s.query(ctx, "analytics totals", `SELECT COUNT(DISTINCT v.visitor), COUNT(*),
-		SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), AVG(v.last_at - v.started_at)`+visitsFrom, visitsArgs,
-		func(rows *sql.Rows) error { return rows.Scan(&t.Visitors, &t.Visits, &bounces, &duration) })
-	if err != nil {
-		return t, err
-	}
-	if err := s.query(ctx, "analytics views", `SELECT COUNT(*)`+viewsFrom, viewsArgs,
-		func(rows *sql.Rows) error { return rows.Scan(&t.Views) }); err != nil {
-		return t, err
-	}
-	if t.Visits > 0 {
-		t.BounceRate = round(float64(bounces.Int64) / float64(t.Visits))
-		t.VisitDuration = round(duration.Float64)
-	}
-	step := int64(interval.Step() / time.Second)
-	n := (sp.to - sp.from + step - 1) / step
-	t.Series = make([]analytics.Point, n)
-	for i := range t.Series {
-		t.Series[i].At = time.Unix(sp.from+int64(i)*step, 0).UTC()
-	}
-	err = s.query(ctx, "analytics series", `SELECT (w.at - ?) / ?, COUNT(*), COUNT(DISTINCT v.visitor)`+viewsFrom+` GROUP BY 1`,
-		append([]any{sp.from, step}, viewsArgs...), func(rows *sql.Rows) error {
-			var i, views, visitors int64
-			if err := rows.Scan(&i, &views, &visitors); err != nil {
-				return err
-			}
-			if i >= 0 && i < n {
-				t.Series[i].Views, t.Series[i].Visitors = views, visitors
-			}
-			return nil
-		})
-	return t, err
+// listRow is a value of a dimension in a period: its views (pages) or
+// visits (the rest), and its visitors.
+type listRow struct {
+	value           string
+	count, visitors int64
 }
 
-// goals fills the conversions of every goal, reached or not, by the
-// visitors of sp's visits (with filters) or all visitors (without).
-func (s *DB) goals(ctx context.Context, sp span, sum *analytics.Summary) error {
-	reached := map[analytics.Goal]analytics.GoalCount{}
-	q := `SELECT c.goal, COUNT(*), COUNT(DISTINCT c.visitor) FROM analytics_conversions c`
-	args := []any{sp.from, sp.to}
-	if sp.visit != "" {
-		q += ` JOIN analytics_visits v ON v.id = c.visit_id WHERE c.at >= ? AND c.at < ?` + sp.visit
-		args = append(args, sp.visitArgs...)
-	} else {
-		q += ` WHERE c.at >= ? AND c.at < ?`
+// summaryList is one of a summary's lists: its dimension in the rollups,
+// its value in the raw rows, and where its rows go.
+type summaryList struct {
+	dimension string
+	// value is the column (or expression) of v, or of w for the pages.
+	value string
+	// byCount orders by views or visits, else by visitors.
+	byCount bool
+	// all keeps the empty value (direct visits, pages).
+	all bool
+	add func(*analytics.Summary, listRow)
+}
+
+func addCount(list func(*analytics.Summary) *[]analytics.Count) func(*analytics.Summary, listRow) {
+	return func(sum *analytics.Summary, r listRow) {
+		*list(sum) = append(*list(sum), analytics.Count{Value: r.value, Visitors: r.visitors})
 	}
-	err := s.query(ctx, "analytics conversions", q+` GROUP BY c.goal`, args, func(rows *sql.Rows) error {
-		var g analytics.GoalCount
-		err := rows.Scan(&g.Goal, &g.Count, &g.Visitors)
-		reached[g.Goal] = g
-		return err
+}
+
+func addPage(list func(*analytics.Summary) *[]analytics.PageCount) func(*analytics.Summary, listRow) {
+	return func(sum *analytics.Summary, r listRow) {
+		*list(sum) = append(*list(sum), analytics.PageCount{Path: r.value, Views: r.count, Visitors: r.visitors})
+	}
+}
+
+// campaignSeparator joins a campaign's source, medium and name in one value
+// (the request's values hold no control characters).
+const campaignSeparator = "\t"
+
+var summaryLists = []summaryList{
+	{dimension: "page", value: "w.path", byCount: true, all: true, add: addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.Pages })},
+	{dimension: "entry_page", value: "v.entry_path", byCount: true, all: true, add: addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.EntryPages })},
+	{dimension: "exit_page", value: "v.exit_path", byCount: true, all: true, add: addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.ExitPages })},
+	{dimension: "source", value: "v.source", all: true, add: func(sum *analytics.Summary, r listRow) {
+		if r.value == "" {
+			r.value = analytics.Direct
+		}
+		sum.Sources = append(sum.Sources, analytics.SourceCount{Source: r.value, Visitors: r.visitors})
+	}},
+	{dimension: "campaign", value: "v.utm_source || '\t' || v.utm_medium || '\t' || v.utm_campaign", add: func(sum *analytics.Summary, r listRow) {
+		c := strings.SplitN(r.value, campaignSeparator, 3)
+		for len(c) < 3 {
+			c = append(c, "")
+		}
+		sum.Campaigns = append(sum.Campaigns, analytics.CampaignRow{Source: c[0], Medium: c[1], Name: c[2], Visitors: r.visitors})
+	}},
+	{dimension: "browser", value: "v.browser", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Browsers })},
+	{dimension: "os", value: "v.os", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.OSes })},
+	{dimension: "device", value: "v.device", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Devices })},
+	{dimension: "country", value: "v.country", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Countries })},
+}
+
+// analyticsList is the top rows of l in p: those of the rollups and of the
+// raw rows added up.
+func (s *DB) analyticsList(ctx context.Context, p part, l summaryList) ([]listRow, error) {
+	order := " ORDER BY 3 DESC, 1"
+	if l.byCount {
+		order = " ORDER BY 2 DESC, 1"
+	}
+	limit := " LIMIT " + strconv.Itoa(topLimit)
+	totals := map[string]*listRow{}
+	scan := func(rows *sql.Rows) error {
+		var r listRow
+		if err := rows.Scan(&r.value, &r.count, &r.visitors); err != nil {
+			return err
+		}
+		if t := totals[r.value]; t != nil {
+			t.count, t.visitors = t.count+r.count, t.visitors+r.visitors
+		} else {
+			totals[r.value] = &r
+		}
+		return nil
+	}
+	if p.hasRolled() {
+		count := "visits"
+		if l.dimension == "page" {
+			count = "views"
+		}
+		if err := s.query(ctx, "analytics rolled "+l.dimension, `SELECT value, SUM(`+count+`), SUM(visitors) FROM analytics_days
+			WHERE dimension = ? AND day >= ? AND day < ? GROUP BY value`+order+limit,
+			[]any{l.dimension, p.rolledFrom, p.rolledTo}, scan); err != nil {
+			return nil, err
+		}
+	}
+	if p.hasRaw() {
+		from, args := p.raw.visits()
+		if l.dimension == "page" {
+			from, args = p.raw.views()
+		}
+		if !l.all {
+			from += " AND " + l.value + " <> ''"
+			if l.dimension == "campaign" {
+				from += " AND (v.utm_source <> '' OR v.utm_medium <> '' OR v.utm_campaign <> '')"
+			}
+		}
+		if err := s.query(ctx, "analytics "+l.dimension, `SELECT `+l.value+`, COUNT(*), COUNT(DISTINCT v.visitor)`+from+
+			` GROUP BY 1`+order+limit, args, scan); err != nil {
+			return nil, err
+		}
+	}
+	rows := make([]listRow, 0, len(totals))
+	for _, r := range totals {
+		rows = append(rows, *r)
+	}
+	slices.SortFunc(rows, func(a, b listRow) int {
+		x, y := a.visitors, b.visitors
+		if l.byCount {
+			x, y = a.count, b.count
+		}
+		if x != y {
+			return cmp.Compare(y, x)
+		}
+		return strings.Compare(a.value, b.value)
 	})
-	if err == nil {
-		err = s.query(ctx, "analytics converted visitors", strings.Replace(q, "c.goal, COUNT(*), COUNT(DISTINCT c.visitor)", "COUNT(DISTINCT c.visitor)", 1), args,
-			func(rows *sql.Rows) error { return rows.Scan(&sum.ConvertedVisitors) })
+	return rows[:min(len(rows), topLimit)], nil
+}
+
+// analyticsTotals are the headline numbers of p and the series of the
+// period from since to until.
+func (s *DB) analyticsTotals(ctx context.Context, p part, since, until time.Time, interval analytics.Interval) (analytics.Totals, error) {
+	t := analytics.Totals{Since: since.UTC(), Until: until.UTC()}
+	var bounces, duration int64
+	origin, step := since.Unix(), int64(interval.Step()/time.Second)
+	n := (until.Unix() - origin + step - 1) / step
+	t.Series = make([]analytics.Point, n)
+	for i := range t.Series {
+		t.Series[i].At = time.Unix(origin+int64(i)*step, 0).UTC()
+	}
+	// addPoint adds to the step that at falls in (a rolled-up day that
+	// began before since, to the first).
+	addPoint := func(at, views, visitors int64) {
+		if i := max(0, (at-origin)/step); i < n {
+			t.Series[i].Views += views
+			t.Series[i].Visitors += visitors
+		}
+	}
+	if p.hasRolled() {
+		err := s.query(ctx, "analytics rolled totals", `SELECT COALESCE(SUM(visitors), 0), COALESCE(SUM(visits), 0),
+			COALESCE(SUM(views), 0), COALESCE(SUM(bounces), 0), COALESCE(SUM(duration), 0)
+			FROM analytics_days WHERE dimension = '' AND day >= ? AND day < ?`, []any{p.rolledFrom, p.rolledTo},
+			func(rows *sql.Rows) error { return rows.Scan(&t.Visitors, &t.Visits, &t.Views, &bounces, &duration) })
+		if err != nil {
+			return t, err
+		}
+		series := `SELECT day, views, visitors FROM analytics_days WHERE dimension = '' AND day >= ? AND day < ?`
+		args := []any{p.rolledFrom, p.rolledTo}
+		if interval == analytics.Hour {
+			series = `SELECT hour, views, visitors FROM analytics_hours WHERE hour >= ? AND hour < ?`
+			args = []any{max(origin, p.rolledFrom), p.rolledTo}
+		}
+		if err := s.query(ctx, "analytics rolled series", series, args, func(rows *sql.Rows) error {
+			var at, views, visitors int64
+			err := rows.Scan(&at, &views, &visitors)
+			addPoint(at, views, visitors)
+			return err
+		}); err != nil {
+			return t, err
+		}
+	}
+	if p.hasRaw() {
+		visitsFrom, visitsArgs := p.raw.visits()
+		viewsFrom, viewsArgs := p.raw.views()
+		var visitors, visits, views, rawBounces, rawDuration int64
+		err := s.query(ctx, "analytics totals", `SELECT COUNT(DISTINCT v.visitor), COUNT(*),
+			COALESCE(SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), 0), COALESCE(SUM(v.last_at - v.started_at), 0)`+visitsFrom, visitsArgs,
+			func(rows *sql.Rows) error { return rows.Scan(&visitors, &visits, &rawBounces, &rawDuration) })
+		if err != nil {
+			return t, err
+		}
+		if err := s.query(ctx, "analytics views", `SELECT COUNT(*)`+viewsFrom, viewsArgs,
+			func(rows *sql.Rows) error { return rows.Scan(&views) }); err != nil {
+			return t, err
+		}
+		t.Visitors, t.Visits, t.Views = t.Visitors+visitors, t.Visits+visits, t.Views+views
+		bounces, duration = bounces+rawBounces, duration+rawDuration
+		err = s.query(ctx, "analytics series", `SELECT (w.at - ?) / ?, COUNT(*), COUNT(DISTINCT v.visitor)`+viewsFrom+` GROUP BY 1`,
+			append([]any{origin, step}, viewsArgs...), func(rows *sql.Rows) error {
+				var i, views, visitors int64
+				err := rows.Scan(&i, &views, &visitors)
+				addPoint(origin+i*step, views, visitors)
+				return err
+			})
+		if err != nil {
+			return t, err
+		}
+	}
+	if t.Visits > 0 {
+		t.BounceRate = round(float64(bounces) / float64(t.Visits))
+		t.VisitDuration = round(float64(duration) / float64(t.Visits))
+	}
+	return t, nil
+}
+
+// goals fills the conversions of every goal, reached or not: those of the
+// rolled-up days and those of p's raw visits (with filters) or of all
+// visitors (without).
+func (s *DB) goals(ctx context.Context, p part, sum *analytics.Summary) error {
+	reached := map[analytics.Goal]analytics.GoalCount{}
+	add := func(rows *sql.Rows) error {
+		var g analytics.GoalCount
+		if err := rows.Scan(&g.Goal, &g.Count, &g.Visitors); err != nil {
+			return err
+		}
+		if g.Goal == "" { // any goal
+			sum.ConvertedVisitors += g.Visitors
+			return nil
+		}
+		r := reached[g.Goal]
+		r.Count, r.Visitors = r.Count+g.Count, r.Visitors+g.Visitors
+		reached[g.Goal] = r
+		return nil
+	}
+	if p.hasRolled() {
+		if err := s.query(ctx, "analytics rolled conversions", `SELECT value, SUM(conversions), SUM(visitors) FROM analytics_days
+			WHERE dimension = 'goal' AND day >= ? AND day < ? GROUP BY value`, []any{p.rolledFrom, p.rolledTo}, add); err != nil {
+			return err
+		}
+	}
+	if p.hasRaw() {
+		sp := p.raw
+		q := ` FROM analytics_conversions c`
+		args := []any{sp.from, sp.to}
+		if sp.visit != "" {
+			q += ` JOIN analytics_visits v ON v.id = c.visit_id WHERE c.at >= ? AND c.at < ?` + sp.visit
+			args = append(args, sp.visitArgs...)
+		} else {
+			q += ` WHERE c.at >= ? AND c.at < ?`
+		}
+		if err := s.query(ctx, "analytics conversions", `SELECT c.goal, COUNT(*), COUNT(DISTINCT c.visitor)`+q+` GROUP BY c.goal
+			UNION ALL SELECT '', COUNT(*), COUNT(DISTINCT c.visitor)`+q, append(args, args...), add); err != nil {
+			return err
+		}
 	}
 	for _, goal := range analytics.Goals {
 		g := reached[goal]
@@ -257,7 +424,7 @@ func (s *DB) goals(ctx context.Context, sp span, sum *analytics.Summary) error {
 		}
 		sum.Conversions = append(sum.Conversions, g)
 	}
-	return err
+	return nil
 }
 
 // day is t's UTC day, as the tallies are kept.

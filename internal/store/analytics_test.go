@@ -125,19 +125,59 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 		t.Errorf("phones in France: %d visits, want none", phones.Visits)
 	}
 
-	// Pruning: raw rows before the cut go, and the salts of older days.
-	if _, err := db.DailySalt(ctx, "2026-03-04", []byte("later")); err != nil {
+	// Rolling up: the day is kept as rollups, summed up as the raw rows
+	// were; the next day, not over yet, is not rolled up.
+	tomorrow := analytics.View{Visitor: "cy", At: day.Add(34 * time.Hour), Path: "/studio", Browser: "Chrome", OS: "Android", Device: "phone"}
+	if err := db.WriteAnalytics(ctx, analytics.Batch{Views: []analytics.View{tomorrow}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.PruneAnalytics(ctx, at(30), "2026-03-03"); err != nil {
-		t.Fatal(err)
+	for range 2 { // a second instance finds it done
+		if err := db.RollUpAnalytics(ctx, day.Add(36*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	sum, err = db.AnalyticsSummary(ctx, analytics.Query{Since: day, Until: day.Add(24 * time.Hour)})
+	wholeDay := func(what string, q analytics.Query) {
+		t.Helper()
+		q.Since, q.Until = day, day.Add(24*time.Hour)
+		got, err := db.AnalyticsSummary(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s, the day from its rollups (-want +got):\n%s", what, diff)
+		}
+	}
+	wholeDay("rolled up", analytics.Query{})
+	hourly, err := db.AnalyticsSummary(ctx, analytics.Query{Since: day, Until: day.Add(48 * time.Hour), Interval: analytics.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Visits != 1 || sum.Views != 1 || sum.Conversions[0].Count != 0 {
-		t.Errorf("after pruning: %d visits, %d views, %d contact conversions; want 1, 1, 0", sum.Visits, sum.Views, sum.Conversions[0].Count)
+	if p := hourly.Series; len(p) != 48 || p[9] != (analytics.Point{At: nine, Visitors: 2, Views: 5}) || p[34].Views != 1 || hourly.Views != 6 || hourly.Visitors != 3 {
+		t.Errorf("hourly over the rolled day and the raw one: %d views by %d visitors, series %+v", hourly.Views, hourly.Visitors, p)
+	}
+
+	// Pruning: the raw rows of rolled-up days before the cut go (the next
+	// day, not rolled up, stays whole), and the salts of older days.
+	if _, err := db.DailySalt(ctx, "2026-03-04", []byte("later")); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PruneAnalytics(ctx, day.Add(72*time.Hour), "2026-03-03"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RollUpAnalytics(ctx, day.Add(36*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	wholeDay("pruned", analytics.Query{})
+	fromNews = narrowed(analytics.Filters{Source: "news.example"})
+	if fromNews.Visits != 0 || fromNews.FiltersFrom == nil || !fromNews.FiltersFrom.Equal(day.Add(24*time.Hour)) {
+		t.Errorf("filtered after pruning: %d visits, filters from %v; want none, from the next day", fromNews.Visits, fromNews.FiltersFrom)
+	}
+	sum, err = db.AnalyticsSummary(ctx, analytics.Query{Since: day.Add(24 * time.Hour), Until: day.Add(48 * time.Hour), Filters: analytics.Filters{Device: "phone"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Visits != 1 || sum.Views != 1 || sum.FiltersFrom != nil {
+		t.Errorf("the next day, raw, filtered: %d visits, %d views, filters from %v; want 1, 1, nil", sum.Visits, sum.Views, sum.FiltersFrom)
 	}
 	if s, err := db.DailySalt(ctx, "2026-03-02", []byte("new")); err != nil || string(s) != "new" {
 		t.Errorf("the pruned day's salt: %q, %v; want a new one", s, err)

@@ -31,6 +31,11 @@ export const analyticsCopy = {
     title: "Analytics are off",
     text: "Analytics are off on this server (studio serve --analytics off). Nothing is counted until it runs with --analytics on.",
   },
+  filtersFrom: {
+    title: "Filters cover recent days only",
+    text: (day: string) =>
+      `Days before ${day} are kept as daily totals, which filters cannot narrow: the figures shown count from ${day} on.`,
+  },
   visitorsNow: (n: number) => (n === 1 ? "1 visitor now" : `${int(n)} visitors now`),
   visitorsNowHint: "Visitors in the last 5 minutes, whatever the period and filters",
   controlsLabel: "Period and filters",

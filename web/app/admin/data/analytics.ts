@@ -62,6 +62,12 @@ export type Summary = Totals & {
   not_counted: { bot: number; gpc: number; dnt: number; prefetch_not_shown: number; dropped: number };
   /** The period of the same length just before. */
   previous: Totals;
+  /**
+   * With filters, the first day they apply to when the period begins
+   * before it (older days are kept only as daily rollups): what is shown
+   * counts from it on.
+   */
+  filters_from?: string;
 };
 
 /**

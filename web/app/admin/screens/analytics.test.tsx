@@ -207,6 +207,16 @@ describe("the analytics screen", () => {
     expect(off.textContent).toContain("Analytics are off on this server (studio serve --analytics off).");
   });
 
+  it("with filters, says from which day they apply when older days are kept only as daily totals", async () => {
+    show("/admin/analytics?period=12mo&source=Direct", rpc((args) => json(summary(args, args.filters ? { filters_from: "2026-10-29T00:00:00Z" } : {}))));
+    const note = await screen.findByTestId("analytics-filters-from");
+    expect(note.getAttribute("role")).toBe("note");
+    expect(note.textContent).toContain(analyticsCopy.filtersFrom.title);
+    expect(note.textContent).toContain(`${new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" }).format(new Date("2026-10-29T00:00:00Z"))} (UTC)`);
+    fireEvent.click(screen.getByRole("button", { name: analyticsCopy.removeFilter(analyticsCopy.filterNames.source, "Direct") }));
+    await waitFor(() => expect(screen.queryByTestId("analytics-filters-from")).toBeNull());
+  });
+
   it("live changes of analytics_live read the numbers again, coalesced, and keep what is shown meanwhile", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     let now = 2;

@@ -153,6 +153,11 @@ export function AnalyticsScreen() {
                 <strong className="font-semibold">{copy.off.title}.</strong> {copy.off.text}
               </div>
             )}
+            {shown.filters_from && filters.length > 0 && (
+              <div role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100" data-testid="analytics-filters-from">
+                <strong className="font-semibold">{copy.filtersFrom.title}.</strong> {copy.filtersFrom.text(dayLabel(shown.filters_from))}
+              </div>
+            )}
             <Stats s={shown} />
             <OverTime s={shown} interval={range.interval} />
             <div className="grid gap-4 lg:grid-cols-2">
@@ -334,6 +339,11 @@ class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean
     if (!this.state.failed) return this.props.children;
     return <p className={cn("flex h-60 items-center justify-center text-sm", muted)}>{copy.chart.failed}</p>;
   }
+}
+
+/** dayLabel names the UTC day that begins at iso ("Mar 2, 2026 (UTC)" in en-US): rollups keep UTC days. */
+function dayLabel(iso: string): string {
+  return `${new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso))} (UTC)`;
 }
 
 /** stepLabel names a step of the series: its hour, or its day. */
