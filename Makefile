@@ -128,9 +128,12 @@ dev: build
 bench: bench-static bench-storage bench-functions bench-auth bench-console bench-cluster bench-startup bench-analytics
 
 # What counting costs the pages (on against off), and the views one instance
-# accepts a second without dropping any (bench/analytics.sh).
+# accepts a second without dropping any (bench/analytics.sh); then the
+# analytics screen's periods over a year at 100,000 views a day, p50/p99 on
+# SQLite and PostgreSQL (cmd/bench/analytics.go).
 bench-analytics: build
 	bash bench/analytics.sh
+	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench --workload analytics --binary bin/studio
 
 # wrk against bin/studio and nginx serving the same files.
 bench-static: build

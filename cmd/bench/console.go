@@ -129,24 +129,13 @@ func timeRequests(n int, f func() error) ([]time.Duration, error) {
 // statement: a third handled, one in fifty spam, one in seven without a
 // company, and 500 companies to search for. The server has made the schema.
 func seedMessages(engine string, storeArgs, env []string, n int) error {
-	var driver, dsn, at, handled string
-	switch engine {
-	case "sqlite":
-		driver, dsn = "sqlite", "file:"+filepath.Join(storeArgs[1], "studio.db")+"?_pragma=busy_timeout(10000)"
+	at, handled := "now() - i * interval '1 minute'", "CASE WHEN i % 3 = 0 THEN now() END"
+	if engine == "sqlite" {
 		// The store's text form of a time: UTC, microseconds, fixed width.
 		at = "strftime('%Y-%m-%dT%H:%M:%f', 'now', '-' || i || ' minutes') || '000Z'"
 		handled = "CASE WHEN i % 3 = 0 THEN strftime('%Y-%m-%dT%H:%M:%f', 'now') || '000Z' END"
-	default:
-		for _, e := range env {
-			if v, ok := strings.CutPrefix(e, "DATABASE_URL="); ok {
-				dsn = v
-			}
-		}
-		driver = "pgx"
-		at = "now() - i * interval '1 minute'"
-		handled = "CASE WHEN i % 3 = 0 THEN now() END"
 	}
-	db, err := sql.Open(driver, dsn)
+	db, err := openStore(engine, storeArgs, env)
 	if err != nil {
 		return err
 	}
@@ -167,6 +156,21 @@ func seedMessages(engine string, storeArgs, env []string, n int) error {
 		_, err = db.Exec("VACUUM ANALYZE contact_messages")
 	}
 	return err
+}
+
+// openStore opens the database of a store made by newStore, beside the
+// server, to seed it.
+func openStore(engine string, storeArgs, env []string) (*sql.DB, error) {
+	if engine == "sqlite" {
+		return sql.Open("sqlite", "file:"+filepath.Join(storeArgs[1], "studio.db")+"?_pragma=busy_timeout(10000)")
+	}
+	var dsn string
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "DATABASE_URL="); ok {
+			dsn = v
+		}
+	}
+	return sql.Open("pgx", dsn)
 }
 
 // fanOut joins consoles channels on the server at base (realtime-js's

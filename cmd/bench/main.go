@@ -14,11 +14,14 @@
 // The console workload (make bench-console, console.go): the staff
 // console's queries on a large inbox, and the realtime fan-out.
 //
+// The analytics workload (make bench-analytics, analytics.go): the console's
+// analytics screen over a year of counts at 100,000 views a day.
+//
 // The cluster workload (make bench-cluster, cluster.go): contact messages
 // through nginx with one and with two servers on one PostgreSQL, and the
 // time a change takes to reach a console on the other server.
 //
-//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench [--workload auth|console|cluster]
+//	PG_FSYNC=on scripts/with-postgres go run ./cmd/bench [--workload auth|console|analytics|cluster]
 //
 // PostgreSQL is the server named by STUDIO_TEST_DATABASE_URL; a new database
 // is made there for the run and dropped after.
@@ -37,7 +40,7 @@ import (
 
 func main() {
 	binary := flag.String("binary", "bin/studio", "the studio binary to measure")
-	workload := flag.String("workload", "contact", "what to measure: contact, auth, console or cluster")
+	workload := flag.String("workload", "contact", "what to measure: contact, auth, console, analytics or cluster")
 	engines := flag.String("engines", "sqlite,postgres", "stores to measure, comma-separated")
 	concurrency := flag.Int("concurrency", 16, "concurrent clients in the throughput run")
 	duration := flag.Duration("duration", 10*time.Second, "length of each measured run")
@@ -45,6 +48,7 @@ func main() {
 	messages := flag.Int("messages", 100_000, "console: contact messages in the store")
 	requests := flag.Int("requests", 500, "console: requests per query")
 	consoles := flag.Int("consoles", 200, "console: connected realtime consoles")
+	viewsPerDay := flag.Int("views-per-day", 100_000, "analytics: views a day")
 	flag.Parse()
 
 	var failed bool
@@ -58,13 +62,18 @@ func main() {
 			fmt.Fprintf(os.Stderr, "bench console: %v\n", err)
 			failed = true
 		}
+	case "analytics":
+		if err := benchAnalytics(*binary, strings.Split(*engines, ","), *viewsPerDay, *requests/5); err != nil {
+			fmt.Fprintf(os.Stderr, "bench analytics: %v\n", err)
+			failed = true
+		}
 	case "cluster":
 		if err := benchCluster(*binary, *concurrency, *duration, *rate); err != nil {
 			fmt.Fprintf(os.Stderr, "bench cluster: %v\n", err)
 			failed = true
 		}
 	default:
-		fmt.Fprintf(os.Stderr, "bench: unknown workload %q (contact, auth, console or cluster)\n", *workload)
+		fmt.Fprintf(os.Stderr, "bench: unknown workload %q (contact, auth, console, analytics or cluster)\n", *workload)
 		os.Exit(2)
 	}
 	if failed {

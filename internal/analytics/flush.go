@@ -18,9 +18,9 @@ type Store interface {
 	// WriteAnalytics writes b in one transaction, each view joining its
 	// visitor's visit (or starting one) and each conversion the visit.
 	WriteAnalytics(ctx context.Context, b Batch) error
-	// RollUpAnalytics rolls up each UTC day that ended by before: its
-	// hours and its counts per value, kept for years.
-	RollUpAnalytics(ctx context.Context, before time.Time) error
+	// RollUpAnalytics rolls up each UTC day over at now (its hours and its
+	// counts per value, kept for years), and today so far.
+	RollUpAnalytics(ctx context.Context, now time.Time) error
 	// PruneAnalytics deletes the views, visits and conversions of the days
 	// before rawBefore's that are rolled up, and the salts of days before
 	// saltsFrom.
@@ -33,7 +33,7 @@ func (c *Counter) Run(ctx context.Context) {
 	tick := time.NewTicker(c.cfg.Every)
 	defer tick.Stop()
 	var f flusher
-	lastPrune := time.Time{}
+	var lastRollUp, lastPrune time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -41,7 +41,16 @@ func (c *Counter) Run(ctx context.Context) {
 			return
 		case <-tick.C:
 			c.flush(ctx, &f)
-			if now := c.cfg.Now(); now.Sub(lastPrune) >= time.Hour {
+			now := c.cfg.Now()
+			if now.Sub(lastRollUp) < rollUpEvery {
+				continue
+			}
+			lastRollUp = now
+			if err := c.store.RollUpAnalytics(ctx, now); err != nil {
+				c.cfg.Logger.Warn("analytics: rolling up failed; tried again in 5 minutes", "err", err)
+				continue
+			}
+			if now.Sub(lastPrune) >= time.Hour {
 				c.prune(ctx, now)
 				lastPrune = now
 			}
@@ -168,18 +177,14 @@ func (c *Counter) salt(ctx context.Context, f *flusher, day string) ([]byte, err
 	return s, nil
 }
 
-// settled is how long after a day ends its counts can still change: a
-// visit's last view is written within a flush or a few (a visitor's hash is
-// the day's, so no visit goes on past midnight).
-const settled = 5 * time.Minute
+// rollUpEvery is how often the counts are rolled up: today's rollups (what
+// the console reads) lag the views by a few minutes at most; the last
+// minutes are read from the raw rows.
+const rollUpEvery = 5 * time.Minute
 
-// prune rolls up the days that are over, deletes raw counts older than the
-// retention, and every salt but today's and yesterday's.
+// prune deletes raw counts older than the retention (once rolled up), and
+// every salt but today's and yesterday's.
 func (c *Counter) prune(ctx context.Context, now time.Time) {
-	if err := c.store.RollUpAnalytics(ctx, now.Add(-settled)); err != nil {
-		c.cfg.Logger.Warn("analytics: rolling up failed; tried again in an hour", "err", err)
-		return
-	}
 	yesterday := dayOf(now.AddDate(0, 0, -1))
 	if err := c.store.PruneAnalytics(ctx, now.Add(-c.cfg.Retention), yesterday); err != nil {
 		c.cfg.Logger.Warn("analytics: pruning failed; tried again in an hour", "err", err)

@@ -6,49 +6,124 @@ import (
 	"time"
 )
 
-// The rollups of what the public site did: each complete UTC day, once, its
-// hours (analytics_hours) and its counts per value of each dimension
-// (analytics_days), kept for years after its raw rows are pruned. A summary
-// reads them for the days before rolled_through (analytics_summary.go).
+// The rollups of what the public site did: each UTC day, its hours
+// (analytics_hours) and its counts per value of each dimension
+// (analytics_days), kept for years after its raw rows are pruned. A day is
+// rolled up for good once it is over; today is rolled up every few minutes
+// until a minute ago (provisional), so that a summary reads raw rows for
+// minutes at most (analytics_summary.go). Counting a day reads the raw rows
+// outside any write; writing its rollups is a short transaction.
 
 const daySeconds = 24 * 60 * 60
+
+// settled is how long after its request a view may still be written: a
+// flush every second, and a refused batch tried again at a few more.
+const settled = 5 * time.Minute
 
 // floorDay is the start of the UTC day of t, in Unix seconds.
 func floorDay(t int64) int64 { return t - ((t%daySeconds)+daySeconds)%daySeconds }
 
 // rollupState is analytics_rollup_state: the days before rolledThrough are
-// rolled up, the raw rows before rawFrom are deleted.
-type rollupState struct{ rolledThrough, rawFrom int64 }
+// rolled up for good, the day of provisionalThrough until then, and the raw
+// rows before rawFrom are deleted.
+type rollupState struct{ rolledThrough, provisionalThrough, rawFrom int64 }
+
+// cut is where the rollups end and a summary's raw rows begin.
+func (st rollupState) cut() int64 { return max(st.rolledThrough, st.provisionalThrough) }
+
+const rollupStateColumns = `SELECT rolled_through, provisional_through, raw_from FROM analytics_rollup_state WHERE id = 'state'`
+
+func (st *rollupState) scan(row interface{ Scan(...any) error }) error {
+	return row.Scan(&st.rolledThrough, &st.provisionalThrough, &st.rawFrom)
+}
 
 func (s *DB) analyticsRollupState(ctx context.Context) (rollupState, error) {
 	var st rollupState
-	err := s.query(ctx, "analytics rollup state", `SELECT rolled_through, raw_from FROM analytics_rollup_state WHERE id = 'state'`, nil,
-		func(rows *sql.Rows) error { return rows.Scan(&st.rolledThrough, &st.rawFrom) })
+	err := s.query(ctx, "analytics rollup state", rollupStateColumns, nil, func(rows *sql.Rows) error { return st.scan(rows) })
 	return st, err
 }
 
-// RollUpAnalytics rolls up every UTC day that ended by before and is not
-// rolled up yet, a day per transaction. Instances sharing the store may run
-// it at once: each day is rolled up by one of them.
-func (s *DB) RollUpAnalytics(ctx context.Context, before time.Time) error {
-	end := floorDay(before.Unix())
+// lockedRollupState reads the state in tx once it holds the state's row
+// lock (PostgreSQL) or the write lock (SQLite): instances sharing the store
+// take turns.
+func (s *DB) lockedRollupState(ctx context.Context, tx *sql.Tx) (rollupState, error) {
+	var st rollupState
+	if _, err := tx.ExecContext(ctx, `UPDATE analytics_rollup_state SET rolled_through = rolled_through WHERE id = 'state'`); err != nil {
+		return st, err
+	}
+	return st, st.scan(tx.QueryRowContext(ctx, rollupStateColumns))
+}
+
+// RollUpAnalytics rolls up for good every UTC day over (by a few minutes)
+// at now and not rolled up yet, a day at a time, then today until a minute
+// before now. Instances sharing the store may run it at once.
+func (s *DB) RollUpAnalytics(ctx context.Context, now time.Time) error {
+	over := floorDay(now.Add(-settled).Unix())
 	for {
 		st, err := s.analyticsRollupState(ctx)
-		if err != nil || st.rolledThrough >= end {
+		if err != nil {
 			return err
+		}
+		if st.rolledThrough >= over {
+			break
 		}
 		day := st.rolledThrough
 		if day == 0 {
-			if day, err = s.firstAnalyticsDay(ctx, end); err != nil {
+			if day, err = s.firstAnalyticsDay(ctx, over); err != nil {
+				return err
+			}
+		}
+		var r rollup
+		if day < over {
+			if r, err = s.countDay(ctx, day, day+daySeconds); err != nil {
 				return err
 			}
 		}
 		if err := s.write(ctx, "roll up analytics", func(ctx context.Context, tx *sql.Tx) error {
-			return s.rollUpDay(ctx, tx, st.rolledThrough, day, day < end)
+			locked, err := s.lockedRollupState(ctx, tx)
+			if err != nil || locked.rolledThrough != st.rolledThrough {
+				return err // done by another instance meanwhile
+			}
+			next := day // no raw rows before: the state moves on
+			if day < over {
+				if err := s.writeRollup(ctx, tx, r); err != nil {
+					return err
+				}
+				next = day + daySeconds
+			}
+			_, err = tx.ExecContext(ctx, s.d.rebind(`UPDATE analytics_rollup_state SET rolled_through = ? WHERE id = 'state'`), next)
+			return err
 		}); err != nil {
 			return err
 		}
 	}
+	return s.rollUpToday(ctx, now)
+}
+
+// rollUpToday rolls up today until a minute before now, provisionally, once
+// the days before are rolled up for good.
+func (s *DB) rollUpToday(ctx context.Context, now time.Time) error {
+	until := now.Truncate(time.Minute).Add(-time.Minute).Unix()
+	day := floorDay(until)
+	st, err := s.analyticsRollupState(ctx)
+	if err != nil || st.rolledThrough != day || st.provisionalThrough >= until {
+		return err
+	}
+	r, err := s.countDay(ctx, day, until)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, "roll up analytics today", func(ctx context.Context, tx *sql.Tx) error {
+		locked, err := s.lockedRollupState(ctx, tx)
+		if err != nil || locked.rolledThrough != day || locked.provisionalThrough >= until {
+			return err
+		}
+		if err := s.writeRollup(ctx, tx, r); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.d.rebind(`UPDATE analytics_rollup_state SET provisional_through = ? WHERE id = 'state'`), until)
+		return err
+	})
 }
 
 // firstAnalyticsDay is the first day with raw rows, or end when there are none.
@@ -63,77 +138,24 @@ func (s *DB) firstAnalyticsDay(ctx context.Context, end int64) (int64, error) {
 	return min(floorDay(first.Int64), end), nil
 }
 
-// rollUpDay writes the rollups of day in tx (when roll; else it only moves
-// the state to day) and moves the state past it, when the state still says
-// was: another instance may have just done it.
-func (s *DB) rollUpDay(ctx context.Context, tx *sql.Tx, was, day int64, roll bool) error {
-	// The update takes the state's row lock (PostgreSQL) or the write lock
-	// (SQLite) before the state is read again.
-	if _, err := tx.ExecContext(ctx, `UPDATE analytics_rollup_state SET rolled_through = rolled_through WHERE id = 'state'`); err != nil {
-		return err
-	}
-	var now int64
-	if err := tx.QueryRowContext(ctx, `SELECT rolled_through FROM analytics_rollup_state WHERE id = 'state'`).Scan(&now); err != nil {
-		return err
-	}
-	if now != was {
-		return nil
-	}
-	next := day
-	if roll {
-		if err := s.rollUp(ctx, tx, day); err != nil {
-			return err
-		}
-		next = day + daySeconds
-	}
-	_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE analytics_rollup_state SET rolled_through = ? WHERE id = 'state'`), next)
-	return err
+// rollup is what a day rolls up to (until some time, for today).
+type rollup struct {
+	day   int64
+	hours []hourRow
+	rows  []dayRow
 }
 
-// rollUp writes the hours and the counts of day.
-func (s *DB) rollUp(ctx context.Context, tx *sql.Tx, day int64) error {
-	end := day + daySeconds
-	visits := ` FROM analytics_visits v WHERE v.started_at >= ? AND v.started_at < ?`
-	visitRow := `COUNT(DISTINCT v.visitor), COUNT(*), SUM(v.views), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), SUM(v.last_at - v.started_at), 0`
-	insertDays := `INSERT INTO analytics_days (dimension, day, value, visitors, visits, views, bounces, duration, conversions) `
-	statements := []struct {
-		sql  string
-		args []any
-	}{
-		{`INSERT INTO analytics_hours (hour, views, visitors) SELECT (w.at / 3600) * 3600, COUNT(*), COUNT(DISTINCT v.visitor)
-			FROM analytics_views w JOIN analytics_visits v ON v.id = w.visit_id WHERE w.at >= ? AND w.at < ? GROUP BY 1`, []any{day, end}},
-		{insertDays + `SELECT '', CAST(? AS BIGINT), '', COUNT(DISTINCT v.visitor), COUNT(*),
-			(SELECT COUNT(*) FROM analytics_views WHERE at >= ? AND at < ?),
-			COALESCE(SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), 0), COALESCE(SUM(v.last_at - v.started_at), 0),
-			(SELECT COUNT(*) FROM analytics_conversions WHERE at >= ? AND at < ?)` + visits,
-			[]any{day, day, end, day, end, day, end}},
-		{insertDays + `SELECT 'page', CAST(? AS BIGINT), w.path, COUNT(DISTINCT v.visitor), 0, COUNT(*), 0, 0, 0
-			FROM analytics_views w JOIN analytics_visits v ON v.id = w.visit_id WHERE w.at >= ? AND w.at < ? GROUP BY w.path`, []any{day, day, end}},
-		{insertDays + `SELECT 'campaign', CAST(? AS BIGINT), v.utm_source || CAST(? AS TEXT) || v.utm_medium || CAST(? AS TEXT) || v.utm_campaign, ` + visitRow + visits +
-			` AND (v.utm_source <> '' OR v.utm_medium <> '' OR v.utm_campaign <> '') GROUP BY v.utm_source, v.utm_medium, v.utm_campaign`,
-			[]any{day, "\t", "\t", day, end}},
-		{insertDays + `SELECT 'goal', CAST(? AS BIGINT), c.goal, COUNT(DISTINCT c.visitor), 0, 0, 0, 0, COUNT(*)
-			FROM analytics_conversions c WHERE c.at >= ? AND c.at < ? GROUP BY c.goal`, []any{day, day, end}},
-		{insertDays + `SELECT 'goal', CAST(? AS BIGINT), '', COUNT(DISTINCT c.visitor), 0, 0, 0, 0, COUNT(*)
-			FROM analytics_conversions c WHERE c.at >= ? AND c.at < ? HAVING COUNT(*) > 0`, []any{day, day, end}},
-	}
-	for _, d := range visitDimensions {
-		where := ""
-		if d.dimension != "source" && d.dimension != "entry_page" && d.dimension != "exit_page" {
-			where = ` AND v.` + d.column + ` <> ''`
-		}
-		statements = append(statements, struct {
-			sql  string
-			args []any
-		}{insertDays + `SELECT '` + d.dimension + `', CAST(? AS BIGINT), v.` + d.column + `, ` + visitRow + visits + where + ` GROUP BY v.` + d.column, []any{day, day, end}})
-	}
-	for _, st := range statements {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(st.sql), st.args...); err != nil {
-			return err
-		}
-	}
-	return nil
+type hourRow struct{ hour, views, visitors int64 }
+
+// dayRow is a value of a dimension on a day; dimension "" (value "") is
+// the day's totals, "goal" "" any goal.
+type dayRow struct {
+	dimension, value                                         string
+	visitors, visits, views, bounces, duration, conversions int64
 }
+
+// rollupDimensions are the dimensions of analytics_days.
+var rollupDimensions = []string{"", "page", "entry_page", "exit_page", "source", "campaign", "browser", "os", "device", "country", "goal"}
 
 // visitDimensions are the dimensions of a visit: its column in
 // analytics_visits, and its name in analytics_days.
@@ -141,8 +163,106 @@ var visitDimensions = []struct{ dimension, column string }{
 	{"entry_page", "entry_path"},
 	{"exit_page", "exit_path"},
 	{"source", "source"},
+	{"campaign", "utm_source || '\t' || v.utm_medium || '\t' || v.utm_campaign"},
 	{"browser", "browser"},
 	{"os", "os"},
 	{"device", "device"},
 	{"country", "country"},
+}
+
+// countDay reads from the raw rows what the day rolls up to, from day to end.
+func (s *DB) countDay(ctx context.Context, day, end int64) (rollup, error) {
+	r := rollup{day: day}
+	period := []any{day, end}
+	err := s.query(ctx, "analytics count hours", `SELECT (w.at / 3600) * 3600, COUNT(*), COUNT(DISTINCT v.visitor)
+		FROM analytics_views w JOIN analytics_visits v ON v.id = w.visit_id WHERE w.at >= ? AND w.at < ? GROUP BY 1`, period,
+		func(rows *sql.Rows) error {
+			var h hourRow
+			err := rows.Scan(&h.hour, &h.views, &h.visitors)
+			r.hours = append(r.hours, h)
+			return err
+		})
+	if err != nil {
+		return r, err
+	}
+	read := func(dimension, q string, args []any) error {
+		return s.query(ctx, "analytics count "+dimension, q, args, func(rows *sql.Rows) error {
+			d := dayRow{dimension: dimension}
+			err := rows.Scan(&d.value, &d.visitors, &d.visits, &d.views, &d.bounces, &d.duration, &d.conversions)
+			r.rows = append(r.rows, d)
+			return err
+		})
+	}
+	visits := ` FROM analytics_visits v WHERE v.started_at >= ? AND v.started_at < ?`
+	visitRow := `COUNT(DISTINCT v.visitor), COUNT(*), SUM(v.views), SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), SUM(v.last_at - v.started_at), 0`
+	steps := []struct {
+		dimension, sql string
+		args           []any
+	}{
+		{"", `SELECT '', COUNT(DISTINCT v.visitor), COUNT(*), (SELECT COUNT(*) FROM analytics_views WHERE at >= ? AND at < ?),
+			COALESCE(SUM(CASE WHEN v.views = 1 THEN 1 ELSE 0 END), 0), COALESCE(SUM(v.last_at - v.started_at), 0),
+			(SELECT COUNT(*) FROM analytics_conversions WHERE at >= ? AND at < ?)` + visits, []any{day, end, day, end, day, end}},
+		{"page", `SELECT w.path, COUNT(DISTINCT v.visitor), 0, COUNT(*), 0, 0, 0
+			FROM analytics_views w JOIN analytics_visits v ON v.id = w.visit_id WHERE w.at >= ? AND w.at < ? GROUP BY w.path`, period},
+		{"goal", `SELECT c.goal, COUNT(DISTINCT c.visitor), 0, 0, 0, 0, COUNT(*)
+			FROM analytics_conversions c WHERE c.at >= ? AND c.at < ? GROUP BY c.goal
+			UNION ALL SELECT '', COUNT(DISTINCT c.visitor), 0, 0, 0, 0, COUNT(*) FROM analytics_conversions c WHERE c.at >= ? AND c.at < ?`,
+			[]any{day, end, day, end}},
+	}
+	for _, d := range visitDimensions {
+		where := ""
+		switch d.dimension {
+		case "campaign":
+			where = ` AND (v.utm_source <> '' OR v.utm_medium <> '' OR v.utm_campaign <> '')`
+		case "browser", "os", "device", "country":
+			where = ` AND v.` + d.column + ` <> ''`
+		}
+		steps = append(steps, struct {
+			dimension, sql string
+			args           []any
+		}{d.dimension, `SELECT v.` + d.column + `, ` + visitRow + visits + where + ` GROUP BY 1`, period})
+	}
+	for _, st := range steps {
+		if err := read(st.dimension, st.sql, st.args); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// writeRollup replaces in tx what r's day rolled up to before.
+func (s *DB) writeRollup(ctx context.Context, tx *sql.Tx, r rollup) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM analytics_hours WHERE hour >= ? AND hour < ?`), r.day, r.day+daySeconds); err != nil {
+		return err
+	}
+	for _, d := range rollupDimensions {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM analytics_days WHERE dimension = ? AND day = ?`), d, r.day); err != nil {
+			return err
+		}
+	}
+	hour, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO analytics_hours (hour, views, visitors) VALUES (?, ?, ?)`))
+	if err != nil {
+		return err
+	}
+	defer hour.Close()
+	for _, h := range r.hours {
+		if _, err := hour.ExecContext(ctx, h.hour, h.views, h.visitors); err != nil {
+			return err
+		}
+	}
+	row, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO analytics_days
+		(dimension, day, value, visitors, visits, views, bounces, duration, conversions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+	if err != nil {
+		return err
+	}
+	defer row.Close()
+	for _, d := range r.rows {
+		if d.dimension == "goal" && d.value == "" && d.conversions == 0 {
+			continue
+		}
+		if _, err := row.ExecContext(ctx, d.dimension, r.day, d.value, d.visitors, d.visits, d.views, d.bounces, d.duration, d.conversions); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -82,15 +82,15 @@ type part struct {
 
 // splitPeriod is where the period from since to until is read from, given
 // the rollups' state: without filters, the days rolled up from the rollups
-// (whole UTC days: the day since falls in is counted whole) and the rest
-// from the raw rows; with filters, only the raw rows, which are kept from
+// (whole UTC days: the day since falls in is counted whole; today until a
+// few minutes ago) and the rest from the raw rows; with filters, only the raw rows, which are kept from
 // filtersFrom on (0 when they cover the period).
 func splitPeriod(since, until time.Time, f analytics.Filters, st rollupState) (p part, filtersFrom int64) {
 	from, to := since.Unix(), until.Unix()
 	rawFrom := from
 	if f == (analytics.Filters{}) {
-		p.rolledFrom, p.rolledTo = floorDay(from), min(to, st.rolledThrough)
-		rawFrom = max(from, st.rolledThrough)
+		p.rolledFrom, p.rolledTo = floorDay(from), min(to, st.cut())
+		rawFrom = max(from, st.cut())
 	} else if from < st.rawFrom {
 		rawFrom, filtersFrom = st.rawFrom, st.rawFrom
 	}

@@ -148,12 +148,19 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 		}
 	}
 	wholeDay("rolled up", analytics.Query{})
+	// The next day is rolled up until a minute before; what came after is read raw.
+	late := analytics.View{Visitor: "dee", At: day.Add(35*time.Hour + 59*time.Minute + 30*time.Second), Path: "/contact", Browser: "Chrome", OS: "Windows", Device: "desktop"}
+	if err := db.WriteAnalytics(ctx, analytics.Batch{Views: []analytics.View{late}}); err != nil {
+		t.Fatal(err)
+	}
 	hourly, err := db.AnalyticsSummary(ctx, analytics.Query{Since: day, Until: day.Add(48 * time.Hour), Interval: analytics.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := hourly.Series; len(p) != 48 || p[9] != (analytics.Point{At: nine, Visitors: 2, Views: 5}) || p[34].Views != 1 || hourly.Views != 6 || hourly.Visitors != 3 {
-		t.Errorf("hourly over the rolled day and the raw one: %d views by %d visitors, series %+v", hourly.Views, hourly.Visitors, p)
+	if p := hourly.Series; len(p) != 48 || p[9] != (analytics.Point{At: nine, Visitors: 2, Views: 5}) || p[34].Views != 1 || p[35].Views != 1 ||
+		hourly.Views != 7 || hourly.Visitors != 4 || hourly.Pages[0] != (analytics.PageCount{Path: "/contact", Views: 2, Visitors: 2}) {
+		t.Errorf("hourly over the rolled day, the next one's rollups and its raw rows: %d views by %d visitors, pages %+v, series %+v",
+			hourly.Views, hourly.Visitors, hourly.Pages, p)
 	}
 
 	// Pruning: the raw rows of rolled-up days before the cut go (the next

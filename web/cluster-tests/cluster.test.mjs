@@ -200,7 +200,8 @@ test("no message is lost or stored twice when an instance is SIGKILLed under loa
     }
   };
   const workers = Array.from({ length: 4 }, (_, w) => worker(w));
-  await sleep(800);
+  // Under load: at least 20 messages through before the kill (a busy machine takes longer to get there).
+  for (const deadline = Date.now() + 30_000; acked.size <= 20 && Date.now() < deadline; ) await sleep(50);
   const beforeKill = acked.size;
   a.proc.kill("SIGKILL");
   await sleep(1500);

@@ -72,6 +72,26 @@ export async function slowFunction(page: Page, name: string, ms = 1000): Promise
 }
 
 /**
+ * holdFunction holds the calls of a backend function until release() lets
+ * them (and later ones) through: a test sees the form's busy state for as
+ * long as it needs, on a machine however busy.
+ */
+export async function holdFunction(page: Page, name: string) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route(`**/functions/v1/${name}`, async (route) => {
+    if (released) await route.continue();
+    else held.push(route);
+  });
+  return {
+    release: async () => {
+      released = true;
+      await Promise.all(held.splice(0).map((r) => r.continue()));
+    },
+  };
+}
+
+/**
  * holdModules holds every JavaScript module request (the islands, their
  * renderer, the page scripts) until release() lets them all through; later
  * requests go through at once. urls() lists what is being held.

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated, slowFunction } from "./fixtures";
+import { test, expect, hydrated, holdFunction } from "./fixtures";
 import { failingBaseURL } from "../playwright.config";
 
 /**
@@ -171,7 +171,7 @@ test.describe("a form's outcome outlasts its toast, and focus stays on the butto
     await page.clock.install();
     await open(page, "/resources", 375);
     await hydrated(page);
-    await slowFunction(page, "subscribe-newsletter", 300);
+    const call = await holdFunction(page, "subscribe-newsletter");
     const field = page.getByRole("textbox", { name: "Email address" });
     await field.fill(`walk-${Date.now()}@example.com`);
     const button = page.getByRole("button", { name: "Subscribe" });
@@ -179,6 +179,7 @@ test.describe("a form's outcome outlasts its toast, and focus stays on the butto
     await page.keyboard.press("Enter");
     await expect(page.getByRole("button", { name: "Subscribing..." })).toBeFocused();
     await expect(page.getByRole("button", { name: "Subscribing..." })).toHaveAttribute("aria-disabled", "true");
+    await call.release();
     const toast = page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
     await expect(toast).toContainText("Subscribed!");
     await expect(button).toBeFocused();
@@ -203,12 +204,13 @@ test.describe("a form's outcome outlasts its toast, and focus stays on the butto
   test("waitlist: focus stays on Notify Me, and the outcome stays under the field", async ({ page }) => {
     await open(page, "/products/saas-3", 1280);
     await hydrated(page);
-    await slowFunction(page, "join-waitlist", 300);
+    const call = await holdFunction(page, "join-waitlist");
     const form = page.locator("#waitlist form");
     await form.getByRole("textbox").fill(`walk-${Date.now()}@example.com`);
     await form.getByRole("button", { name: "Notify Me" }).focus();
     await page.keyboard.press("Enter");
     await expect(form.getByRole("button", { name: "Subscribing..." })).toBeFocused();
+    await call.release();
     await expect(form.getByRole("button", { name: "Notify Me" })).toBeFocused();
     await expect(form.getByText("You're on the list!: We'll let you know as soon as")).toBeVisible();
   });

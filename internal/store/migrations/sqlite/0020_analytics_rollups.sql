@@ -1,8 +1,9 @@
 -- What the public site did, kept for years after the raw views are gone
--- (docs/analytics.md "What is kept"). Each UTC day is rolled up once it is
--- complete: its hours (the chart) and its counts per value of each
--- dimension (the lists). A visitor is a day's hash, so a day's visitors
--- add up across days. Times are Unix seconds.
+-- (docs/analytics.md "What is kept"). Each UTC day is rolled up for good
+-- once it is over, and today every few minutes: its hours (the chart) and
+-- its counts per value of each dimension (the lists). A visitor is a
+-- day's hash, so a day's visitors add up across days. Times are Unix
+-- seconds.
 -- Safe with the previous release still running: new tables it never reads.
 CREATE TABLE analytics_hours (
     hour     INTEGER PRIMARY KEY,   -- its start
@@ -27,14 +28,17 @@ CREATE TABLE analytics_days (
     PRIMARY KEY (dimension, day, value)
 ) STRICT;
 
--- One row: the days before rolled_through are rolled up; the raw rows
--- before raw_from are deleted (raw_from <= rolled_through).
+-- One row: the days before rolled_through are rolled up for good; the
+-- day of provisional_through is rolled up until then, again every few
+-- minutes; the raw rows before raw_from are deleted (raw_from <=
+-- rolled_through).
 CREATE TABLE analytics_rollup_state (
-    id             TEXT PRIMARY KEY,   -- 'state'
-    rolled_through INTEGER NOT NULL,
-    raw_from       INTEGER NOT NULL
+    id                  TEXT PRIMARY KEY,   -- 'state'
+    rolled_through      INTEGER NOT NULL,
+    provisional_through INTEGER NOT NULL,
+    raw_from            INTEGER NOT NULL
 ) STRICT;
-INSERT INTO analytics_rollup_state (id, rolled_through, raw_from) VALUES ('state', 0, 0);
+INSERT INTO analytics_rollup_state (id, rolled_through, provisional_through, raw_from) VALUES ('state', 0, 0, 0);
 
 -- "Visitors now" and pruning look visits up by their last view.
 CREATE INDEX analytics_visits_last ON analytics_visits (last_at);
