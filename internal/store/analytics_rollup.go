@@ -150,7 +150,7 @@ type hourRow struct{ hour, views, visitors int64 }
 // dayRow is a value of a dimension on a day; dimension "" (value "") is
 // the day's totals, "goal" "" any goal.
 type dayRow struct {
-	dimension, value                                         string
+	dimension, value                                        string
 	visitors, visits, views, bounces, duration, conversions int64
 }
 

@@ -26,7 +26,7 @@ CREATE TABLE analytics_days (
     duration    INTEGER NOT NULL,   -- seconds, summed over the visits
     conversions INTEGER NOT NULL,
     PRIMARY KEY (dimension, day, value)
-) STRICT;
+) STRICT, WITHOUT ROWID;   -- a list over a year reads its rows side by side
 
 -- One row: the days before rolled_through are rolled up for good; the
 -- day of provisional_through is rolled up until then, again every few
