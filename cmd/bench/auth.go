@@ -159,6 +159,15 @@ func signIn(client *http.Client, st store, binary, base, email string) (session,
 	return s, nil
 }
 
+// newStaff makes ada@studio.test staff and signs her in.
+func newStaff(st store, binary, base string) (session, error) {
+	const email = "ada@studio.test"
+	if _, err := st.cli(binary, "staff", "add", email); err != nil {
+		return session{}, fmt.Errorf("staff add: %w", err)
+	}
+	return signIn(http.DefaultClient, st, binary, base, email)
+}
+
 // call makes a request of the auth service and decodes a 200 answer into
 // out (when not nil).
 func call(client *http.Client, method, url, body, token string, out any) error {

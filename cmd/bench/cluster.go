@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"time"
@@ -51,11 +50,7 @@ func benchCluster(binary string, concurrency int, duration time.Duration, rate i
 		}
 	}
 
-	const email = "ada@studio.test"
-	if _, err := st.cli(binary, "staff", "add", email); err != nil {
-		return fmt.Errorf("staff add: %w", err)
-	}
-	staff, err := signIn(http.DefaultClient, st, binary, a, email)
+	staff, err := newStaff(st, binary, a)
 	if err != nil {
 		return err
 	}

@@ -58,11 +58,7 @@ func benchConsoleEngine(binary, engine string, messages, requests, consoles int)
 	if err := seedMessages(engine, st.args, st.env, messages); err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
-	const email = "ada@studio.test"
-	if _, err := st.cli(binary, "staff", "add", email); err != nil {
-		return fmt.Errorf("staff add: %w", err)
-	}
-	staff, err := signIn(http.DefaultClient, st, binary, base, email)
+	staff, err := newStaff(st, binary, base)
 	if err != nil {
 		return err
 	}

@@ -90,6 +90,11 @@ func (s *DB) RollUpAnalytics(ctx context.Context, now time.Time) error {
 					return err
 				}
 				next = day + daySeconds
+				if month := monthOf(day); next == nextMonth(month) {
+					if err := s.writeMonth(ctx, tx, month); err != nil {
+						return err
+					}
+				}
 			}
 			_, err = tx.ExecContext(ctx, s.d.rebind(`UPDATE analytics_rollup_state SET rolled_through = ? WHERE id = 'state'`), next)
 			return err
@@ -97,7 +102,75 @@ func (s *DB) RollUpAnalytics(ctx context.Context, now time.Time) error {
 			return err
 		}
 	}
+	if err := s.rollUpMissingMonths(ctx); err != nil {
+		return err
+	}
 	return s.rollUpToday(ctx, now)
+}
+
+// monthOf is the start of the UTC month of t; nextMonth that of the next.
+func monthOf(t int64) int64 {
+	y, m, _ := time.Unix(t, 0).UTC().Date()
+	return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).Unix()
+}
+
+func nextMonth(month int64) int64 { return time.Unix(month, 0).UTC().AddDate(0, 1, 0).Unix() }
+
+// writeMonth replaces in tx the rows of month by the sums of its days.
+func (s *DB) writeMonth(ctx context.Context, tx *sql.Tx, month int64) error {
+	for _, d := range rollupDimensions {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM analytics_months WHERE dimension = ? AND month = ?`), d, month); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO analytics_months
+			(dimension, month, value, visitors, visits, views, bounces, duration, conversions)
+			SELECT dimension, CAST(? AS BIGINT), value, SUM(visitors), SUM(visits), SUM(views), SUM(bounces), SUM(duration), SUM(conversions)
+			FROM analytics_days WHERE dimension = ? AND day >= ? AND day < ? GROUP BY dimension, value`),
+			month, d, month, nextMonth(month)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rollUpMissingMonths writes the months over whose days are rolled up but
+// that have no rows of their own (days rolled up by an older release, or
+// restored from elsewhere).
+func (s *DB) rollUpMissingMonths(ctx context.Context) error {
+	st, err := s.analyticsRollupState(ctx)
+	if err != nil {
+		return err
+	}
+	have := map[int64]bool{}
+	if err := s.query(ctx, "analytics months", `SELECT month FROM analytics_months WHERE dimension = ''`, nil, func(rows *sql.Rows) error {
+		var m int64
+		err := rows.Scan(&m)
+		have[m] = true
+		return err
+	}); err != nil {
+		return err
+	}
+	var missing []int64
+	if err := s.query(ctx, "analytics days", `SELECT day FROM analytics_days WHERE dimension = '' AND day < ?`, []any{st.rolledThrough},
+		func(rows *sql.Rows) error {
+			var day int64
+			err := rows.Scan(&day)
+			if m := monthOf(day); !have[m] && nextMonth(m) <= st.rolledThrough {
+				have[m] = true
+				missing = append(missing, m)
+			}
+			return err
+		}); err != nil {
+		return err
+	}
+	for _, m := range missing {
+		if err := s.write(ctx, "roll up an analytics month", func(ctx context.Context, tx *sql.Tx) error {
+			return s.writeMonth(ctx, tx, m)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rollUpToday rolls up today until a minute before now, provisionally, once
@@ -157,17 +230,47 @@ type dayRow struct {
 // rollupDimensions are the dimensions of analytics_days.
 var rollupDimensions = []string{"", "page", "entry_page", "exit_page", "source", "campaign", "browser", "os", "device", "country", "goal"}
 
-// visitDimensions are the dimensions of a visit: its column in
-// analytics_visits, and its name in analytics_days.
-var visitDimensions = []struct{ dimension, column string }{
-	{"entry_page", "entry_path"},
-	{"exit_page", "exit_path"},
-	{"source", "source"},
-	{"campaign", "utm_source || '\t' || v.utm_medium || '\t' || v.utm_campaign"},
-	{"browser", "browser"},
-	{"os", "os"},
-	{"device", "device"},
-	{"country", "country"},
+// campaignValue is a visit's campaign as one value: its utm_source,
+// utm_medium and utm_campaign joined by tabs (request values hold no
+// control characters).
+const campaignValue = "v.utm_source || '\t' || v.utm_medium || '\t' || v.utm_campaign"
+
+// visitDimensions are the dimensions of a visit v: their names in
+// analytics_days, and their values.
+var visitDimensions = []struct{ dimension, value string }{
+	{"entry_page", "v.entry_path"},
+	{"exit_page", "v.exit_path"},
+	{"source", "v.source"},
+	{"campaign", campaignValue},
+	{"browser", "v.browser"},
+	{"os", "v.os"},
+	{"device", "v.device"},
+	{"country", "v.country"},
+}
+
+// visitValue is the value of dimension in visitDimensions.
+func visitValue(dimension string) string {
+	for _, d := range visitDimensions {
+		if d.dimension == dimension {
+			return d.value
+		}
+	}
+	panic("no visit dimension " + dimension)
+}
+
+// skipsEmpty reports whether a dimension's list leaves out visits without
+// a value (no campaign, an unknown browser…): direct visits are a source,
+// and every visit has an entry and an exit page.
+func skipsEmpty(dimension string) bool {
+	return dimension != "source" && dimension != "entry_page" && dimension != "exit_page" && dimension != "page"
+}
+
+// emptyCondition keeps the visits with a value of dimension.
+func emptyCondition(dimension string) string {
+	if dimension == "campaign" {
+		return ` AND (v.utm_source <> '' OR v.utm_medium <> '' OR v.utm_campaign <> '')`
+	}
+	return ` AND ` + visitValue(dimension) + ` <> ''`
 }
 
 // countDay reads from the raw rows what the day rolls up to, from day to end.
@@ -211,16 +314,13 @@ func (s *DB) countDay(ctx context.Context, day, end int64) (rollup, error) {
 	}
 	for _, d := range visitDimensions {
 		where := ""
-		switch d.dimension {
-		case "campaign":
-			where = ` AND (v.utm_source <> '' OR v.utm_medium <> '' OR v.utm_campaign <> '')`
-		case "browser", "os", "device", "country":
-			where = ` AND v.` + d.column + ` <> ''`
+		if skipsEmpty(d.dimension) {
+			where = emptyCondition(d.dimension)
 		}
 		steps = append(steps, struct {
 			dimension, sql string
 			args           []any
-		}{d.dimension, `SELECT v.` + d.column + `, ` + visitRow + visits + where + ` GROUP BY 1`, period})
+		}{d.dimension, `SELECT ` + d.value + `, ` + visitRow + visits + where + ` GROUP BY 1`, period})
 	}
 	for _, st := range steps {
 		if err := read(st.dimension, st.sql, st.args); err != nil {

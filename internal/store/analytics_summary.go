@@ -74,9 +74,12 @@ func (sp span) views() (string, []any) {
 
 // part is where a summary's period is read from: the whole days from
 // rolledFrom to rolledTo from the rollups (none when rolledFrom >=
-// rolledTo), and raw from the raw rows (none when raw.from >= raw.to).
+// rolledTo), of them the months from monthsFrom to monthsTo from the
+// months' rollups (none when monthsFrom >= monthsTo), and raw from the raw
+// rows (none when raw.from >= raw.to).
 type part struct {
 	rolledFrom, rolledTo int64
+	monthsFrom, monthsTo int64
 	raw                  span
 }
 
@@ -91,6 +94,12 @@ func splitPeriod(since, until time.Time, f analytics.Filters, st rollupState) (p
 	if f == (analytics.Filters{}) {
 		p.rolledFrom, p.rolledTo = floorDay(from), min(to, st.cut())
 		rawFrom = max(from, st.cut())
+		// Whole months, over and rolled up for good, within the days.
+		p.monthsFrom = monthOf(p.rolledFrom)
+		if p.monthsFrom != p.rolledFrom {
+			p.monthsFrom = nextMonth(p.monthsFrom)
+		}
+		p.monthsTo = monthOf(min(p.rolledTo, st.rolledThrough))
 	} else if from < st.rawFrom {
 		rawFrom, filtersFrom = st.rawFrom, st.rawFrom
 	}
@@ -99,7 +108,23 @@ func splitPeriod(since, until time.Time, f analytics.Filters, st rollupState) (p
 }
 
 func (p part) hasRolled() bool { return p.rolledFrom < p.rolledTo }
-func (p part) hasRaw() bool    { return p.raw.from < p.raw.to }
+
+// rolledRows is the FROM of the rollups of dimension over p's days: its
+// whole months from analytics_months, the days around them from
+// analytics_days. A row has value, visitors, visits, views, bounces,
+// duration and conversions.
+func (p part) rolledRows(dimension string) (string, []any) {
+	const columns = "value, visitors, visits, views, bounces, duration, conversions"
+	days1, months, days2 := [2]int64{p.rolledFrom, p.rolledTo}, [2]int64{}, [2]int64{}
+	if p.monthsFrom < p.monthsTo {
+		days1, months, days2 = [2]int64{p.rolledFrom, p.monthsFrom}, [2]int64{p.monthsFrom, p.monthsTo}, [2]int64{p.monthsTo, p.rolledTo}
+	}
+	return ` FROM (SELECT ` + columns + ` FROM analytics_days WHERE dimension = ? AND day >= ? AND day < ?
+		UNION ALL SELECT ` + columns + ` FROM analytics_days WHERE dimension = ? AND day >= ? AND day < ?
+		UNION ALL SELECT ` + columns + ` FROM analytics_months WHERE dimension = ? AND month >= ? AND month < ?) rolled`,
+		[]any{dimension, days1[0], days1[1], dimension, days2[0], days2[1], dimension, months[0], months[1]}
+}
+func (p part) hasRaw() bool { return p.raw.from < p.raw.to }
 
 // AnalyticsSummary is what the site did in q's period, narrowed by its
 // filters, with the series of q's interval and the period before.
@@ -183,17 +208,16 @@ type listRow struct {
 	count, visitors int64
 }
 
-// summaryList is one of a summary's lists: its dimension in the rollups,
-// its value in the raw rows, and where its rows go.
+// summaryList is one of a summary's lists: its dimension, and where its
+// rows go.
 type summaryList struct {
 	dimension string
-	// value is the column (or expression) of v, or of w for the pages.
-	value string
-	// byCount orders by views or visits, else by visitors.
-	byCount bool
-	// all keeps the empty value (direct visits, pages).
-	all bool
-	add func(*analytics.Summary, listRow)
+	add       func(*analytics.Summary, listRow)
+}
+
+// byCount orders a list by views or visits, else by visitors.
+func (l summaryList) byCount() bool {
+	return l.dimension == "page" || l.dimension == "entry_page" || l.dimension == "exit_page"
 }
 
 func addCount(list func(*analytics.Summary) *[]analytics.Count) func(*analytics.Summary, listRow) {
@@ -208,38 +232,34 @@ func addPage(list func(*analytics.Summary) *[]analytics.PageCount) func(*analyti
 	}
 }
 
-// campaignSeparator joins a campaign's source, medium and name in one value
-// (the request's values hold no control characters).
-const campaignSeparator = "\t"
-
 var summaryLists = []summaryList{
-	{dimension: "page", value: "w.path", byCount: true, all: true, add: addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.Pages })},
-	{dimension: "entry_page", value: "v.entry_path", byCount: true, all: true, add: addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.EntryPages })},
-	{dimension: "exit_page", value: "v.exit_path", byCount: true, all: true, add: addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.ExitPages })},
-	{dimension: "source", value: "v.source", all: true, add: func(sum *analytics.Summary, r listRow) {
+	{"page", addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.Pages })},
+	{"entry_page", addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.EntryPages })},
+	{"exit_page", addPage(func(s *analytics.Summary) *[]analytics.PageCount { return &s.ExitPages })},
+	{"source", func(sum *analytics.Summary, r listRow) {
 		if r.value == "" {
 			r.value = analytics.Direct
 		}
 		sum.Sources = append(sum.Sources, analytics.SourceCount{Source: r.value, Visitors: r.visitors})
 	}},
-	{dimension: "campaign", value: "v.utm_source || '\t' || v.utm_medium || '\t' || v.utm_campaign", add: func(sum *analytics.Summary, r listRow) {
-		c := strings.SplitN(r.value, campaignSeparator, 3)
+	{"campaign", func(sum *analytics.Summary, r listRow) {
+		c := strings.SplitN(r.value, "\t", 3)
 		for len(c) < 3 {
 			c = append(c, "")
 		}
 		sum.Campaigns = append(sum.Campaigns, analytics.CampaignRow{Source: c[0], Medium: c[1], Name: c[2], Visitors: r.visitors})
 	}},
-	{dimension: "browser", value: "v.browser", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Browsers })},
-	{dimension: "os", value: "v.os", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.OSes })},
-	{dimension: "device", value: "v.device", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Devices })},
-	{dimension: "country", value: "v.country", add: addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Countries })},
+	{"browser", addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Browsers })},
+	{"os", addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.OSes })},
+	{"device", addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Devices })},
+	{"country", addCount(func(s *analytics.Summary) *[]analytics.Count { return &s.Countries })},
 }
 
 // analyticsList is the top rows of l in p: those of the rollups and of the
 // raw rows added up.
 func (s *DB) analyticsList(ctx context.Context, p part, l summaryList) ([]listRow, error) {
 	order := " ORDER BY 3 DESC, 1"
-	if l.byCount {
+	if l.byCount() {
 		order = " ORDER BY 2 DESC, 1"
 	}
 	limit := " LIMIT " + strconv.Itoa(topLimit)
@@ -261,24 +281,23 @@ func (s *DB) analyticsList(ctx context.Context, p part, l summaryList) ([]listRo
 		if l.dimension == "page" {
 			count = "views"
 		}
-		if err := s.query(ctx, "analytics rolled "+l.dimension, `SELECT value, SUM(`+count+`), SUM(visitors) FROM analytics_days
-			WHERE dimension = ? AND day >= ? AND day < ? GROUP BY value`+order+limit,
-			[]any{l.dimension, p.rolledFrom, p.rolledTo}, scan); err != nil {
+		from, args := p.rolledRows(l.dimension)
+		if err := s.query(ctx, "analytics rolled "+l.dimension, `SELECT value, SUM(`+count+`), SUM(visitors)`+from+
+			` GROUP BY value`+order+limit, args, scan); err != nil {
 			return nil, err
 		}
 	}
 	if p.hasRaw() {
-		from, args := p.raw.visits()
-		if l.dimension == "page" {
-			from, args = p.raw.views()
+		value := "w.path"
+		from, args := p.raw.views()
+		if l.dimension != "page" {
+			value = visitValue(l.dimension)
+			from, args = p.raw.visits()
 		}
-		if !l.all {
-			from += " AND " + l.value + " <> ''"
-			if l.dimension == "campaign" {
-				from += " AND (v.utm_source <> '' OR v.utm_medium <> '' OR v.utm_campaign <> '')"
-			}
+		if skipsEmpty(l.dimension) {
+			from += emptyCondition(l.dimension)
 		}
-		if err := s.query(ctx, "analytics "+l.dimension, `SELECT `+l.value+`, COUNT(*), COUNT(DISTINCT v.visitor)`+from+
+		if err := s.query(ctx, "analytics "+l.dimension, `SELECT `+value+`, COUNT(*), COUNT(DISTINCT v.visitor)`+from+
 			` GROUP BY 1`+order+limit, args, scan); err != nil {
 			return nil, err
 		}
@@ -289,7 +308,7 @@ func (s *DB) analyticsList(ctx context.Context, p part, l summaryList) ([]listRo
 	}
 	slices.SortFunc(rows, func(a, b listRow) int {
 		x, y := a.visitors, b.visitors
-		if l.byCount {
+		if l.byCount() {
 			x, y = a.count, b.count
 		}
 		if x != y {
@@ -320,15 +339,15 @@ func (s *DB) analyticsTotals(ctx context.Context, p part, since, until time.Time
 		}
 	}
 	if p.hasRolled() {
+		from, args := p.rolledRows("")
 		err := s.query(ctx, "analytics rolled totals", `SELECT COALESCE(SUM(visitors), 0), COALESCE(SUM(visits), 0),
-			COALESCE(SUM(views), 0), COALESCE(SUM(bounces), 0), COALESCE(SUM(duration), 0)
-			FROM analytics_days WHERE dimension = '' AND day >= ? AND day < ?`, []any{p.rolledFrom, p.rolledTo},
+			COALESCE(SUM(views), 0), COALESCE(SUM(bounces), 0), COALESCE(SUM(duration), 0)`+from, args,
 			func(rows *sql.Rows) error { return rows.Scan(&t.Visitors, &t.Visits, &t.Views, &bounces, &duration) })
 		if err != nil {
 			return t, err
 		}
 		series := `SELECT day, views, visitors FROM analytics_days WHERE dimension = '' AND day >= ? AND day < ?`
-		args := []any{p.rolledFrom, p.rolledTo}
+		args = []any{p.rolledFrom, p.rolledTo}
 		if interval == analytics.Hour {
 			series = `SELECT hour, views, visitors FROM analytics_hours WHERE hour >= ? AND hour < ?`
 			args = []any{max(origin, p.rolledFrom), p.rolledTo}
@@ -396,8 +415,9 @@ func (s *DB) goals(ctx context.Context, p part, sum *analytics.Summary) error {
 		return nil
 	}
 	if p.hasRolled() {
-		if err := s.query(ctx, "analytics rolled conversions", `SELECT value, SUM(conversions), SUM(visitors) FROM analytics_days
-			WHERE dimension = 'goal' AND day >= ? AND day < ? GROUP BY value`, []any{p.rolledFrom, p.rolledTo}, add); err != nil {
+		from, args := p.rolledRows("goal")
+		if err := s.query(ctx, "analytics rolled conversions", `SELECT value, SUM(conversions), SUM(visitors)`+from+
+			` GROUP BY value`, args, add); err != nil {
 			return err
 		}
 	}

@@ -186,6 +186,24 @@ func testAnalytics(t *testing.T, engine storetest.Engine) {
 	if sum.Visits != 1 || sum.Views != 1 || sum.FiltersFrom != nil {
 		t.Errorf("the next day, raw, filtered: %d visits, %d views, filters from %v; want 1, 1, nil", sum.Visits, sum.Views, sum.FiltersFrom)
 	}
+	// Once March is over, a period of whole months reads its month's
+	// rollups, and counts as its days do.
+	if err := db.RollUpAnalytics(ctx, time.Date(2026, 4, 1, 0, 10, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	march, err := db.AnalyticsSummary(ctx, analytics.Query{Since: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoDays, err := db.AnalyticsSummary(ctx, analytics.Query{Since: day, Until: day.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if march.Views != 7 || march.Visitors != twoDays.Visitors || march.Visits != twoDays.Visits || march.BounceRate != twoDays.BounceRate ||
+		!cmp.Equal(march.Pages, twoDays.Pages) || !cmp.Equal(march.Conversions, twoDays.Conversions) || !cmp.Equal(march.Campaigns, twoDays.Campaigns) {
+		t.Errorf("March from its month's rollups: %d views, %d visitors, pages %+v, conversions %+v; the days: %d views, %d visitors, pages %+v",
+			march.Views, march.Visitors, march.Pages, march.Conversions, twoDays.Views, twoDays.Visitors, twoDays.Pages)
+	}
 	if s, err := db.DailySalt(ctx, "2026-03-02", []byte("new")); err != nil || string(s) != "new" {
 		t.Errorf("the pruned day's salt: %q, %v; want a new one", s, err)
 	}

@@ -8,6 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Studio } from "./studio.mjs";
+import { sleep } from "./harness.mjs";
 
 let studio, base, db, staffEmail;
 const messages = {}; // name → id
@@ -174,6 +175,35 @@ test("errors: PostgREST's codes for unknown tables, columns and operators", asyn
   assert.deepEqual([badTime.status, badTime.error?.code], [400, "22007"]);
   const insert = await db.from("contact_messages").insert({ name: "x" });
   assert.deepEqual([insert.status, insert.error?.code], [405, "PGRST117"]);
+});
+
+test("rpc analytics_summary: a page shown is in staff's summary, filtered; refused without a session", async () => {
+  const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+  // A page shows itself by fetching /seen (its inline style's background).
+  const seen = await fetch(`${base}/seen`, { headers: { "User-Agent": chrome, Referer: `${base}/about?utm_source=rest-test` } });
+  assert.equal(seen.status, 200);
+  const since = new Date(Date.now() - 3600_000).toISOString();
+  const until = new Date(Date.now() + 3600_000).toISOString();
+  let summary;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(200)) {
+    const { data, error } = await db.rpc("analytics_summary", { since, until, interval: "hour" });
+    assert.equal(error, null);
+    summary = data;
+    if (summary.views > 0) break;
+  }
+  assert.equal(summary.enabled, true);
+  assert.deepEqual(summary.pages, [{ path: "/about", views: 1, visitors: 1 }]);
+  assert.deepEqual(summary.sources, [{ source: "rest-test", visitors: 1 }]);
+  assert.equal(summary.series.length, 2);
+
+  const narrowed = await db.rpc("analytics_summary", { since, until, interval: "hour", filters: { browser: "Firefox" } });
+  assert.equal(narrowed.error, null);
+  assert.equal(narrowed.data.views, 0);
+  const wrong = await db.rpc("analytics_summary", { since: until, until: since, interval: "hour" });
+  assert.equal(wrong.error?.code, "22023");
+  assert.match(wrong.error.message, /until must be after since/);
+  const anon = await studio.client(base).rpc("analytics_summary", { since, until, interval: "hour" });
+  assert.deepEqual([anon.status, anon.error?.code, anon.data], [401, "PGRST302", null]);
 });
 
 test("authorization: no session, the anon key, a signed-out session", async () => {

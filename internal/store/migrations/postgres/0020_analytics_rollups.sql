@@ -28,6 +28,21 @@ CREATE TABLE analytics_days (
     PRIMARY KEY (dimension, day, value)
 );
 
+-- The same per UTC month, written when its last day is rolled up for
+-- good: a year's list sums twelve months, not 365 days.
+CREATE TABLE analytics_months (
+    dimension   TEXT NOT NULL,
+    month       BIGINT NOT NULL,   -- its first day's start
+    value       TEXT NOT NULL,
+    visitors    BIGINT NOT NULL,
+    visits      BIGINT NOT NULL,
+    views       BIGINT NOT NULL,
+    bounces     BIGINT NOT NULL,
+    duration    BIGINT NOT NULL,
+    conversions BIGINT NOT NULL,
+    PRIMARY KEY (dimension, month, value)
+);
+
 -- One row: the days before rolled_through are rolled up for good; the
 -- day of provisional_through is rolled up until then, again every few
 -- minutes; the raw rows before raw_from are deleted (raw_from <=

@@ -28,6 +28,21 @@ CREATE TABLE analytics_days (
     PRIMARY KEY (dimension, day, value)
 ) STRICT, WITHOUT ROWID;   -- a list over a year reads its rows side by side
 
+-- The same per UTC month, written when its last day is rolled up for
+-- good: a year's list sums twelve months, not 365 days.
+CREATE TABLE analytics_months (
+    dimension   TEXT NOT NULL,
+    month       INTEGER NOT NULL,   -- its first day's start
+    value       TEXT NOT NULL,
+    visitors    INTEGER NOT NULL,
+    visits      INTEGER NOT NULL,
+    views       INTEGER NOT NULL,
+    bounces     INTEGER NOT NULL,
+    duration    INTEGER NOT NULL,
+    conversions INTEGER NOT NULL,
+    PRIMARY KEY (dimension, month, value)
+) STRICT, WITHOUT ROWID;
+
 -- One row: the days before rolled_through are rolled up for good; the
 -- day of provisional_through is rolled up until then, again every few
 -- minutes; the raw rows before raw_from are deleted (raw_from <=
