@@ -37,8 +37,8 @@ web: $(WEB)/node_modules/.package-lock.json
 # wait on real clocks (TOTP windows, expiries, back-off).
 test: test-record-tree deps-test build
 	scripts/in-parallel \
-		"browser=$(MAKE) --no-print-directory test-web test-budgets test-e2e-sqlite" \
-		"servers=$(MAKE) --no-print-directory test-go test-idp test-auth test-cluster test-deploy test-e2e-postgres"
+		"browser=$(MAKE) --no-print-directory test-web test-budgets test-e2e-sqlite test-e2e-postgres" \
+		"servers=$(MAKE) --no-print-directory test-go test-idp test-auth test-cluster test-deploy"
 	@scripts/check-clean-tree check
 
 # No test may write into the work tree (scripts/check-clean-tree): a studio
@@ -82,9 +82,9 @@ test-budgets:
 	node $(WEB)/scripts/size-budget.mjs
 
 # The end-to-end tests on SQLite; the staff console's again on a throwaway
-# PostgreSQL (its own servers take STUDIO_TEST_DATABASE_URL). make test runs
-# the second in the servers' lane, which is done long before the browser's,
-# on ports of its own (E2E_PORT), beside the first.
+# PostgreSQL (its own servers take STUDIO_TEST_DATABASE_URL), on ports of its
+# own (E2E_PORT). make test runs the second after the first in the browser's
+# lane: beside the first and the servers' suites, the console's timed out.
 test-e2e: test-e2e-sqlite test-e2e-postgres
 
 test-e2e-sqlite: $(WEB)/node_modules/.package-lock.json
