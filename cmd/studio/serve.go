@@ -59,6 +59,7 @@ var serveCommand = command{
 		envInt(fs, &cfg.realtimeMaxBindings, "realtime-max-bindings", "STUDIO_REALTIME_MAX_BINDINGS", realtime.DefaultMaxBindings, "postgres_changes bindings one /realtime/v1 channel may have", env)
 		envString(fs, &cfg.refreshRateLimit, "auth-refresh-rate-limit", "STUDIO_AUTH_REFRESH_RATE_LIMIT", "150/5m", "requests one client may make to /auth/v1/token, N/DURATION, or off", env)
 		envBool(fs, &cfg.requireMFA, "require-mfa", "STUDIO_REQUIRE_MFA", false, "staff must verify a second factor (TOTP or passkey: aal2) before they see any data", env)
+		envInt(fs, &cfg.storageCacheMB, "storage-cache-mb", "STUDIO_STORAGE_CACHE_MB", 64, "memory in MiB kept for the bytes of the small files (up to 256 KiB each) downloads read most; 0: none", env)
 		envString(fs, &cfg.storageURL, "storage-url", "STUDIO_STORAGE_URL", "", "where /storage/v1 keeps the bytes of files: empty for the directory storage in --data, or s3://BUCKET?endpoint=…&region=… for an S3-compatible service that several servers share", env)
 		cfg.secrets = secretKeyFlags(fs, env)
 		cfg.signIn = bindSignInFlags(fs, env)
@@ -93,6 +94,7 @@ type serveConfig struct {
 	redirectURLs   string
 	smtpURL        string
 	storageURL     string
+	storageCacheMB int
 	notifyTo       string
 	notifyFrom     string
 
@@ -268,6 +270,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil || sessionCheck < 100*time.Millisecond {
 		return fmt.Errorf("--session-check %q: want a duration of at least 100ms, like 10s", cfg.sessionCheck)
 	}
+	if cfg.storageCacheMB < 0 {
+		return fmt.Errorf("--storage-cache-mb %d: want 0 (no cache) or more", cfg.storageCacheMB)
+	}
 	blobs, err := openBackend(ctx, cfg.storageURL, cfg.store.DataDir)
 	if err != nil {
 		ln.Close()
@@ -279,13 +284,15 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	keyCancel()
 	files := storage.New(db, blobs, authSvc, storage.Config{
 		SigningKey: authCfg.MFAKey.Derive("storage signed urls"), AllowedOrigins: authCfg.AllowedOrigins, Logger: logger,
+		Feed: db, BlobCacheBytes: int64(cfg.storageCacheMB) << 20,
 	})
 	seedDownloads(ctx, files, logger)
 	counting, stopCounting := context.WithCancel(context.Background())
 	counted := make(chan struct{})
 	go func() { defer close(counted); files.CountDownloads(counting, 5*time.Second) }()
 	defer func() { stopCounting(); <-counted }() // the last counts, before the store closes
-	defer authSvc.Wait()                         // codes being mailed after their answer
+	go files.Follow(counting)
+	defer authSvc.Wait() // codes being mailed after their answer
 	counter := cfg.analytics.counter(db, origin, logger)
 	if counter != nil {
 		countingViews, stopViews := context.WithCancel(context.Background())

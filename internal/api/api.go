@@ -7,6 +7,7 @@ package api
 
 import (
 	"encoding/json"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -70,4 +71,14 @@ func ETagMatches(header, etag string) bool {
 		}
 	}
 	return false
+}
+
+// ReadFrom copies r to w through w's own ReadFrom when it has one: a
+// response's, whose connection hands an *os.File to sendfile(2). io.Copy
+// would first try r's WriteTo, which an *os.File has and which loses that.
+func ReadFrom(w io.Writer, r io.Reader) (int64, error) {
+	if rf, ok := w.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(w, r)
 }

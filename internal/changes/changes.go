@@ -14,12 +14,13 @@ import (
 const (
 	Insert = "INSERT"
 	Update = "UPDATE"
+	Delete = "DELETE"
 )
 
 // Change is one committed insert or update of one row.
 type Change struct {
-	Table string   // the store's table: contact_messages, waitlist_entries, newsletter_subscribers
-	Type  string   // Insert or Update
+	Table string   // the store's table: contact_messages, storage_objects, …
+	Type  string   // Insert, Update or Delete
 	Key   []string // the row's primary key, in the key's column order
 	At    time.Time
 	// Origin names the server that committed it (set by the store), so
@@ -27,12 +28,22 @@ type Change struct {
 	Origin string `json:",omitempty"`
 }
 
+// Feed tells whether a server's bus hears every server's changes live
+// (store.DB on PostgreSQL stops hearing the other servers' while its
+// LISTEN connection is down; on SQLite there are no other servers).
+type Feed interface {
+	Following() bool
+	// FollowingChanged is closed the next time Following changes.
+	FollowingChanged() <-chan struct{}
+}
+
 // Bus hands every published change to every subscriber. It never blocks a
 // publisher: a subscriber that falls more than its buffer behind misses
 // changes and is told so by its Dropped count. The zero Bus is ready.
 type Bus struct {
-	mu   sync.Mutex
-	subs map[*Subscription]struct{}
+	mu       sync.Mutex
+	subs     map[*Subscription]struct{}
+	watchers []func(Change)
 }
 
 // Subscription is one listener's channel of changes.
@@ -77,10 +88,23 @@ func (s *Subscription) Dropped() int {
 	return s.dropped
 }
 
-// Publish hands c to every subscriber.
+// Watch calls f with every change published from now on, in the
+// publisher's goroutine before Publish returns, so that a server's own
+// commit has reached f when the write returns. f must be quick and never
+// block; it is never dropped from.
+func (b *Bus) Watch(f func(Change)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.watchers = append(b.watchers, f)
+}
+
+// Publish hands c to every watcher, then to every subscriber.
 func (b *Bus) Publish(c Change) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	for _, f := range b.watchers {
+		f(c)
+	}
 	for s := range b.subs {
 		select {
 		case s.c <- c:

@@ -49,6 +49,14 @@ type Object struct {
 	Downloads int64
 }
 
+// The tables whose changes (package changes) the store announces when a
+// bucket or an object changes: a bucket's Key is its id, and names all its
+// objects too; an object's is its bucket and name.
+const (
+	BucketChanges = "storage_buckets"
+	ObjectChanges = "storage_objects"
+)
+
 // ObjectName names an object: its bucket and its path in it.
 type ObjectName struct{ Bucket, Name string }
 

@@ -46,7 +46,7 @@ var nextBindingID atomic.Int64
 func parseBinding(f changeFilter) (*binding, error) {
 	b := &binding{changeFilter: f}
 	switch f.Event {
-	case changes.Insert, changes.Update, "DELETE", "*":
+	case changes.Insert, changes.Update, changes.Delete, "*":
 	default:
 		return nil, fmt.Errorf("event %q: want INSERT, UPDATE, DELETE or *", f.Event)
 	}

@@ -38,22 +38,13 @@ type Reader interface {
 	Select(ctx context.Context, q *query.Query) (query.Result, error)
 }
 
-// Feed tells whether the bus hears every server's changes live (store.DB
-// on PostgreSQL stops hearing the other servers' while its LISTEN
-// connection is down).
-type Feed interface {
-	Following() bool
-	// FollowingChanged is closed the next time Following changes.
-	FollowingChanged() <-chan struct{}
-}
-
 // Config configures the service.
 type Config struct {
 	// Feed, when set, pauses and resumes the live changes: while it is not
 	// following, every channel with postgres_changes bindings is told so by
 	// a system message (status "error"), and told again when it follows
 	// (status "ok"), so that a client can read again what it missed.
-	Feed Feed
+	Feed changes.Feed
 	// AllowedOrigins may open the websocket from other sites; the site's
 	// own origin always may.
 	AllowedOrigins []string

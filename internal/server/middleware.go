@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"time"
 
+	"studio/internal/api"
 	"studio/internal/metrics"
 	"studio/internal/site"
 )
@@ -83,6 +84,17 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 	}
 	n, err := s.ResponseWriter.Write(b)
 	s.bytes += n
+	return n, err
+}
+
+// ReadFrom lets a file reach the connection (sendfile(2)) through the
+// recorder.
+func (s *statusRecorder) ReadFrom(r io.Reader) (int64, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := api.ReadFrom(s.ResponseWriter, r)
+	s.bytes += int(n)
 	return n, err
 }
 

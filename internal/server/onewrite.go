@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"sync"
+
+	"studio/internal/api"
 )
 
 // net/http writes a response through a 4 KiB buffer: when the header and
@@ -67,6 +70,13 @@ func inOneWrite(h http.Handler) http.Handler {
 		c.gathering = true
 		defer c.send()
 		h.ServeHTTP(w, r)
+		// net/http keeps up to 4 KiB of the response in its buffer until
+		// after the handler (the end of a body of 4–8 KiB): flush it into
+		// what is gathered. Only with a Content-Length: a short answer
+		// without one gets it from net/http when left in the buffer.
+		if w.Header().Get("Content-Length") != "" {
+			_ = http.NewResponseController(w).Flush()
+		}
 	})
 }
 
@@ -92,6 +102,20 @@ func (c *gatheringConn) Write(p []byte) (int, error) {
 	n, err := bufs.WriteTo(c.Conn)
 	c.release()
 	return int(max(n-int64(held), 0)), err
+}
+
+// ReadFrom sends what was gathered, then what r holds as the connection
+// reads it: a file by sendfile(2) on a TCP connection (net/http's response
+// hands it here).
+func (c *gatheringConn) ReadFrom(r io.Reader) (int64, error) {
+	if c.gathered != nil {
+		_, err := c.Conn.Write(*c.gathered)
+		c.release()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return api.ReadFrom(c.Conn, r)
 }
 
 // send writes what was gathered and stops gathering. An error of that write

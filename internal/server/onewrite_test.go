@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -14,8 +15,12 @@ import (
 
 	"github.com/coder/websocket"
 
+	"studio/internal/files"
 	"studio/internal/realtime"
 	"studio/internal/server"
+	"studio/internal/storage"
+	"studio/internal/storage/disk"
+	"studio/internal/store/storetest"
 )
 
 // countingListener counts the writes that reach its connections (each is
@@ -23,6 +28,7 @@ import (
 type countingListener struct {
 	net.Listener
 	writes atomic.Int32
+	files  atomic.Int32
 }
 
 func (l *countingListener) Accept() (net.Conn, error) {
@@ -30,12 +36,27 @@ func (l *countingListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return countingConn{c, &l.writes}, nil
+	return countingConn{c, &l.writes, &l.files}, nil
 }
 
 type countingConn struct {
 	net.Conn
 	writes *atomic.Int32
+	files  *atomic.Int32 // bodies handed over as files (sent by sendfile(2))
+}
+
+// ReadFrom counts what net/http hands to the connection, and the files
+// among them, and sends it as the TCP connection would.
+func (c countingConn) ReadFrom(r io.Reader) (int64, error) {
+	src := r
+	if lr, ok := r.(*io.LimitedReader); ok {
+		src = lr.R
+	}
+	if _, ok := src.(*os.File); ok {
+		c.files.Add(1)
+	}
+	c.writes.Add(1)
+	return c.Conn.(*net.TCPConn).ReadFrom(r)
 }
 
 func (c countingConn) Write(p []byte) (int, error) {
@@ -107,7 +128,7 @@ func readPattern(t *testing.T, br *bufio.Reader, want int) *http.Response {
 func TestSiteResponseLeavesInOneWrite(t *testing.T) {
 	counting, addr := serveCounting(t, server.Deps{Site: sizedSite})
 	c, br := dial(t, addr)
-	for i, size := range []int{10_000, 20_000, 10} {
+	for i, size := range []int{10_000, 20_000, 10, 5_000} {
 		if _, err := io.WriteString(c, "GET /"+strconv.Itoa(size)+" HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
 			t.Fatal(err)
 		}
@@ -187,5 +208,69 @@ func TestRealtimeFramesLeaveAsWritten(t *testing.T) {
 	}
 	if _, msg, err := c.Read(ctx); err != nil || string(msg) != "echo hi" {
 		t.Fatalf("echo = %q, %v", msg, err)
+	}
+}
+
+// TestPublicFilesLeaveAsFiles: a big public file's body reaches the
+// connection as the file itself (which a TCP connection sends by
+// sendfile(2)), in parts; a small one, from memory, leaves with its header
+// in one write. Both arrive whole, pipelined, a range too.
+func TestPublicFilesLeaveAsFiles(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Engines()[0].New(t)
+	blobs, err := disk.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := storage.New(db, blobs, nil, storage.Config{BlobCacheBytes: 1 << 20})
+	now := time.Now()
+	if err := db.CreateBucket(ctx, files.Bucket{ID: "downloads", Public: true, CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	big, small := 1<<20+5, 5_000
+	for _, n := range []int{big, small} {
+		if _, err := svc.PutFile(ctx, "downloads", strconv.Itoa(n), "text/plain", bytes.NewReader(pattern(n)), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counting, addr := serveCounting(t, server.Deps{Storage: svc})
+	c, br := dial(t, addr)
+	get := func(n int, headers string) {
+		t.Helper()
+		if _, err := io.WriteString(c, "GET /storage/v1/object/public/downloads/"+strconv.Itoa(n)+" HTTP/1.1\r\nHost: x\r\n"+headers+"\r\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get(small, "") // read into memory
+	readPattern(t, br, small)
+
+	writes, sent := counting.writes.Load(), counting.files.Load()
+	get(big, "")
+	get(small, "")
+	readPattern(t, br, big)
+	if got := counting.files.Load() - sent; got < 2 {
+		t.Errorf("the big file reached the connection as a file %d times, want once per part", got)
+	}
+	writes, sent = counting.writes.Load(), counting.files.Load()
+	readPattern(t, br, small)
+	if got := counting.writes.Load() - writes; got != 0 {
+		t.Errorf("the small file took %d more writes after the big one's", got)
+	}
+
+	writes, sent = counting.writes.Load(), counting.files.Load()
+	get(small, "")
+	readPattern(t, br, small)
+	if w, f := counting.writes.Load()-writes, counting.files.Load()-sent; w != 1 || f != 0 {
+		t.Errorf("the small file took %d writes and %d files, want one write", w, f)
+	}
+
+	get(big, "Range: bytes=1048000-\r\n")
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusPartialContent || !bytes.Equal(got, pattern(big)[1048000:]) {
+		t.Errorf("range: %d, %d bytes (%v)", resp.StatusCode, len(got), err)
 	}
 }

@@ -40,7 +40,10 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 	// listed in its addRoutes, as auth's are in its own.
 	if d.Storage != nil {
 		mux.Handle(storage.Prefix+"/", d.Storage)
-		mux.Handle("GET "+DownloadsPath, countedDownloads(d))
+		// A public file's whole answer leaves in one write, as a page's does
+		// (a big one's body by sendfile(2), after its header).
+		mux.Handle("GET "+storage.Prefix+"/object/public/", inOneWrite(d.Storage))
+		mux.Handle("GET "+DownloadsPath, inOneWrite(countedDownloads(d)))
 		mux.HandleFunc("GET /downloads/{name}", redirectToDownloads)
 	}
 	// Its live updates (package realtime), realtime-js's websocket.

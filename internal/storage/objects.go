@@ -194,10 +194,17 @@ func (s *Service) serveCounted(req *request, bucket, name string) *Error {
 // serveObjectStatus is serveObject, also returning the status it answered.
 func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Error) {
 	// A replacement committed between the read of the metadata and the
-	// opening of the blob deletes the blob read of: read again, once.
-	for range 2 {
+	// opening of the blob deletes the blob read of: read again, once, from
+	// the store (the catalog may not have heard of it yet).
+	for attempt := range 2 {
 		ctx, cancel := storeCtx(req.r)
-		o, err := s.store.Object(ctx, bucket, name)
+		var o files.Object
+		var err error
+		if attempt == 0 {
+			o, err = s.catalog.object(ctx, s.store, bucket, name)
+		} else {
+			o, err = s.store.Object(ctx, bucket, name)
+		}
 		cancel()
 		if err != nil {
 			return 0, s.failed(req, err)
@@ -211,8 +218,9 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 			req.w.WriteHeader(http.StatusNotModified)
 			return http.StatusNotModified, nil
 		}
-		f, err := s.backend.Open(req.r.Context(), o.Key)
+		f, err := s.openBlob(req.r.Context(), o)
 		if errors.Is(err, files.ErrBlobNotFound) {
+			s.catalog.forget(bucket, name)
 			continue
 		}
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"studio/internal/api"
+	"studio/internal/changes"
 	"studio/internal/cors"
 	"studio/internal/fault"
 	"studio/internal/files"
@@ -39,8 +40,22 @@ type Config struct {
 	AllowedOrigins []string // may call the service from other sites (CORS)
 	// MaxFileSize bounds every upload; zero: DefaultMaxFileSize.
 	MaxFileSize int64
-	Logger      *slog.Logger
-	Now         func() time.Time // the clock; time.Now when nil
+	// BlobCacheBytes is the memory kept for the bytes of the small blobs
+	// downloads read (blobCache); zero: none.
+	BlobCacheBytes int64
+	Logger         *slog.Logger
+	Now            func() time.Time // the clock; time.Now when nil
+	// Feed, when set, is the store's change feed: while Follow runs and
+	// the feed follows every server's changes, downloads read buckets and
+	// objects from a catalog it keeps true (catalog), not from the store.
+	Feed Feed
+}
+
+// Feed is the store's change feed (store.DB): the bus of every change
+// committed, and whether it hears the other servers' too.
+type Feed interface {
+	changes.Feed
+	Changes() *changes.Bus
 }
 
 // Service is the /storage/v1 handler. It is safe for concurrent use.
@@ -48,6 +63,8 @@ type Service struct {
 	store     files.Store
 	backend   files.Backend
 	downloads downloadCounter
+	catalog   catalog
+	blobs     *blobCache // nil: none
 	gate      staff.Gate
 	cfg       Config
 	cors      cors.Policy
@@ -73,9 +90,23 @@ func New(st files.Store, b files.Backend, gate staff.Gate, cfg Config) *Service 
 		ExposeHeaders: "content-range, content-length, content-type, content-disposition, etag, last-modified, accept-ranges",
 		MaxAge:        10 * time.Minute,
 	}}
+	if cfg.BlobCacheBytes > 0 {
+		s.blobs = newBlobCache(cfg.BlobCacheBytes)
+	}
 	s.mux = http.NewServeMux()
 	s.addRoutes(s.mux)
+	if cfg.Feed != nil {
+		s.catalog.watch(cfg.Feed.Changes())
+	}
 	return s
+}
+
+// Follow lets downloads read the catalog while the store's feed follows
+// every server's changes, until ctx ends. Without a Feed it returns at once.
+func (s *Service) Follow(ctx context.Context) {
+	if s.cfg.Feed != nil {
+		s.catalog.follow(ctx, s.cfg.Feed)
+	}
 }
 
 // request is one request to the service, its caller known.
@@ -249,7 +280,7 @@ func (s *Service) failed(req *request, err error) *Error {
 func (s *Service) bucket(req *request, id string) (files.Bucket, *Error) {
 	ctx, cancel := storeCtx(req.r)
 	defer cancel()
-	b, err := s.store.Bucket(ctx, id)
+	b, err := s.catalog.bucket(ctx, s.store, id)
 	if err != nil {
 		return b, s.failed(req, err)
 	}

@@ -8,11 +8,15 @@ import (
 	"errors"
 	"hash"
 	"io"
+	"math"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"studio/internal/api"
 )
 
 // idleTimeout cuts a transfer that makes no progress for this long. A
@@ -63,6 +67,41 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	p.d.progress()
 	return p.ResponseWriter.Write(b)
 }
+
+// sendfileChunk is what one sendfile(2) of a download sends at most: the
+// deadline is pushed back between two, so a client must take this much in
+// idleTimeout (9 KB/s).
+const sendfileChunk = 256 << 10
+
+// ReadFrom sends a blob's file (an *os.File, under http.ServeContent's
+// io.LimitedReader) by sendfile(2), in chunks between which the deadline
+// is pushed back; anything else is written as Write does. (The limited
+// reader's N is not brought down: it is io.CopyN's own.)
+func (p *progressWriter) ReadFrom(r io.Reader) (int64, error) {
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
+	src, remain := r, int64(math.MaxInt64)
+	if lr, ok := r.(*io.LimitedReader); ok {
+		src, remain = lr.R, lr.N
+	}
+	if _, ok := src.(*os.File); !ok {
+		return io.Copy(writerOnly{p}, r)
+	}
+	var sent int64
+	for remain > 0 {
+		p.d.progress()
+		n, err := api.ReadFrom(p.ResponseWriter, &io.LimitedReader{R: src, N: min(remain, sendfileChunk)})
+		sent, remain = sent+n, remain-n
+		if err != nil || n == 0 {
+			return sent, err
+		}
+	}
+	return sent, nil
+}
+
+// writerOnly hides its writer's ReadFrom from io.Copy.
+type writerOnly struct{ io.Writer }
 
 func (p *progressWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
 

@@ -2,10 +2,6 @@ package store_test
 
 import (
 	"context"
-	"io"
-	"net"
-	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,20 +28,20 @@ func TestOwnChangesWithoutListening(t *testing.T) {
 // the other servers' changes again.
 func TestChangeFeedHeals(t *testing.T) {
 	direct := storetest.PostgresURL(t)
-	proxy := newCuttableProxy(t, direct)
-	db := storetest.MustOpen(t, store.Config{DatabaseURL: proxy.url})
+	proxy := storetest.NewCuttableProxy(t, direct)
+	db := storetest.MustOpen(t, store.Config{DatabaseURL: proxy.URL})
 	other := storetest.MustOpen(t, store.Config{DatabaseURL: direct})
 	follow(t, db)
 
 	changed := db.FollowingChanged()
-	proxy.cut()
+	proxy.Cut()
 	waitFor(t, changed, "the feed to say it stopped listening")
 	if db.Following() {
 		t.Fatal("Following after the connection was cut")
 	}
 	time.Sleep(4 * time.Second) // several failed attempts: a doubling backoff would now wait 4 s
 	changed = db.FollowingChanged()
-	proxy.restore()
+	proxy.Restore()
 	back := time.Now()
 	waitFor(t, changed, "the feed to say it listens again")
 	if took := time.Since(back); !db.Following() || took > 2*time.Second {
@@ -70,79 +66,4 @@ func waitFor(t *testing.T, c <-chan struct{}, what string) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("waited 10 s for %s", what)
 	}
-}
-
-// cuttableProxy forwards TCP connections to PostgreSQL until cut, which
-// drops them all and refuses new ones until restore.
-type cuttableProxy struct {
-	url string
-
-	mu    sync.Mutex
-	down  bool
-	conns map[net.Conn]struct{}
-}
-
-func newCuttableProxy(t *testing.T, target string) *cuttableProxy {
-	t.Helper()
-	u, err := url.Parse(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	p := &cuttableProxy{conns: map[net.Conn]struct{}{}}
-	backend := u.Host
-	u.Host = ln.Addr().String()
-	p.url = u.String()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go p.forward(c, backend)
-		}
-	}()
-	t.Cleanup(p.cut)
-	return p
-}
-
-func (p *cuttableProxy) forward(c net.Conn, backend string) {
-	b, err := net.Dial("tcp", backend)
-	if err != nil {
-		c.Close()
-		return
-	}
-	p.mu.Lock()
-	if p.down {
-		p.mu.Unlock()
-		c.Close()
-		b.Close()
-		return
-	}
-	p.conns[c], p.conns[b] = struct{}{}, struct{}{}
-	p.mu.Unlock()
-	go func() { _, _ = io.Copy(b, c); b.Close(); c.Close() }()
-	_, _ = io.Copy(c, b)
-	b.Close()
-	c.Close()
-}
-
-func (p *cuttableProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.down = true
-	for c := range p.conns {
-		c.Close()
-	}
-	clear(p.conns)
-}
-
-func (p *cuttableProxy) restore() {
-	p.mu.Lock()
-	p.down = false
-	p.mu.Unlock()
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/changes"
 	"studio/internal/fault"
 	"studio/internal/files"
 )
@@ -78,16 +79,16 @@ func (s *DB) Bucket(ctx context.Context, id string) (files.Bucket, error) {
 // CreateBucket implements files.Store.
 func (s *DB) CreateBucket(ctx context.Context, b files.Bucket) error {
 	var outcome error
-	err := s.write(ctx, "create bucket", func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "create bucket", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		limit, types := bucketArgs(b)
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO storage_buckets (`+bucketColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
 			b.ID, b.Public, limit, types, b.Owner, s.d.timeArg(b.CreatedAt), s.d.timeArg(b.UpdatedAt))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		outcome = noRowMeans(res, files.ErrBucketExists)
-		return nil
+		return bucketChanged(changes.Insert, b.ID, outcome), nil
 	})
 	return cmp.Or(err, outcome)
 }
@@ -95,16 +96,16 @@ func (s *DB) CreateBucket(ctx context.Context, b files.Bucket) error {
 // UpdateBucket implements files.Store.
 func (s *DB) UpdateBucket(ctx context.Context, b files.Bucket) error {
 	var outcome error
-	err := s.write(ctx, "update bucket", func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "update bucket", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		limit, types := bucketArgs(b)
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_buckets
 			SET public = ?, file_size_limit = ?, allowed_mime_types = ?, updated_at = ? WHERE id = ?`),
 			b.Public, limit, types, s.d.timeArg(b.UpdatedAt), b.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		outcome = noRowMeans(res, files.ErrBucketNotFound)
-		return nil
+		return bucketChanged(changes.Update, b.ID, outcome), nil
 	})
 	return cmp.Or(err, outcome)
 }
@@ -112,21 +113,21 @@ func (s *DB) UpdateBucket(ctx context.Context, b files.Bucket) error {
 // DeleteBucket implements files.Store.
 func (s *DB) DeleteBucket(ctx context.Context, id string) error {
 	var outcome error
-	err := s.write(ctx, "delete bucket", func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "delete bucket", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		var n int
 		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM storage_objects WHERE bucket_id = ?`), id).Scan(&n); err != nil {
-			return err
+			return nil, err
 		}
 		if n > 0 {
 			outcome = files.ErrBucketNotEmpty
-			return nil
+			return nil, nil
 		}
 		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM storage_buckets WHERE id = ?`), id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		outcome = noRowMeans(res, files.ErrBucketNotFound)
-		return nil
+		return bucketChanged(changes.Delete, id, outcome), nil
 	})
 	return cmp.Or(err, outcome)
 }
@@ -135,18 +136,19 @@ func (s *DB) DeleteBucket(ctx context.Context, id string) error {
 func (s *DB) EmptyBucket(ctx context.Context, id string) ([]files.Object, error) {
 	var removed []files.Object
 	var outcome error
-	err := s.write(ctx, "empty bucket", func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "empty bucket", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		var found string
 		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id FROM storage_buckets WHERE id = ?`+s.d.forUpdate), id).Scan(&found)
 		if errors.Is(err, sql.ErrNoRows) {
 			outcome = files.ErrBucketNotFound
-			return nil
+			return nil, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		removed, err = s.deleteObjectsWhere(ctx, tx, `bucket_id = ?`, id)
-		return err
+		// One change for the bucket's every object (a change each could be thousands).
+		return bucketChanged(changes.Update, id, nil), err
 	})
 	return removed, cmp.Or(err, outcome)
 }
@@ -207,19 +209,19 @@ func (s *DB) deleteObjectsWhere(ctx context.Context, tx *sql.Tx, where string, a
 func (s *DB) PutObject(ctx context.Context, o files.Object, upsert bool) (*files.Object, error) {
 	var replaced *files.Object
 	var outcome error
-	err := s.write(ctx, "put object", func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "put object", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		replaced, outcome = nil, nil
 		var n int
 		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM storage_buckets WHERE id = ?`), o.BucketID).Scan(&n); err != nil {
-			return err
+			return nil, err
 		}
 		if n == 0 {
 			outcome = files.ErrBucketNotFound
-			return nil
+			return nil, nil
 		}
 		old, err := s.objectsWhere(ctx, tx, true, `bucket_id = ? AND name = ?`, o.BucketID, o.Name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var meta any
 		if o.UserMetadata != nil {
@@ -228,24 +230,26 @@ func (s *DB) PutObject(ctx context.Context, o files.Object, upsert bool) (*files
 		if len(old) == 1 {
 			if !upsert {
 				outcome = files.ErrObjectExists
-				return nil
+				return nil, nil
 			}
 			replaced = &old[0]
 			_, err = tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_objects SET blob_key = ?, size = ?, content_type = ?,
 				cache_control = ?, etag = ?, user_metadata = ?, owner = ?, updated_at = ?, last_accessed_at = ? WHERE id = ?`),
 				o.Key, o.Size, o.ContentType, o.CacheControl, o.ETag, meta, o.Owner, s.d.timeArg(o.UpdatedAt), s.d.timeArg(o.LastAccessedAt), replaced.ID)
-			return err
+			return []changes.Change{objectChanged(changes.Update, o.BucketID, o.Name)}, err
 		}
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO storage_objects (`+objectColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bucket_id, name) DO NOTHING`),
 			o.ID, o.BucketID, o.Name, o.Key, o.Size, o.ContentType, o.CacheControl, o.ETag, meta, o.Owner,
 			s.d.timeArg(o.CreatedAt), s.d.timeArg(o.UpdatedAt), s.d.timeArg(o.LastAccessedAt))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// A concurrent upload of the same name committed first (PostgreSQL).
-		outcome = noRowMeans(res, files.ErrObjectExists)
-		return nil
+		if outcome = noRowMeans(res, files.ErrObjectExists); outcome != nil {
+			return nil, nil
+		}
+		return []changes.Change{objectChanged(changes.Insert, o.BucketID, o.Name)}, nil
 	})
 	if err == nil && outcome == nil {
 		return replaced, nil
@@ -366,23 +370,25 @@ func likePrefix(s string) string {
 // MoveObject implements files.Store.
 func (s *DB) MoveObject(ctx context.Context, fromBucket, from, toBucket, to string, at time.Time) error {
 	var outcome error
-	err := s.write(ctx, "move object", func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "move object", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		outcome = nil
 		var n int
 		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM storage_buckets WHERE id = ?`), toBucket).Scan(&n); err != nil {
-			return err
+			return nil, err
 		}
 		if n == 0 {
 			outcome = files.ErrBucketNotFound
-			return nil
+			return nil, nil
 		}
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE storage_objects SET bucket_id = ?, name = ?, updated_at = ?
 			WHERE bucket_id = ? AND name = ?`), toBucket, to, s.d.timeArg(at), fromBucket, from)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		outcome = noRowMeans(res, files.ErrObjectNotFound)
-		return nil
+		if outcome = noRowMeans(res, files.ErrObjectNotFound); outcome != nil {
+			return nil, nil
+		}
+		return []changes.Change{objectChanged(changes.Delete, fromBucket, from), objectChanged(changes.Insert, toBucket, to)}, nil
 	})
 	if err != nil && fault.KindOf(err) == fault.Conflict { // the destination name is taken
 		return fmt.Errorf("%w: %w", files.ErrObjectExists, err)
@@ -393,18 +399,37 @@ func (s *DB) MoveObject(ctx context.Context, fromBucket, from, toBucket, to stri
 // RemoveObjects implements files.Store.
 func (s *DB) RemoveObjects(ctx context.Context, bucket string, names []string) ([]files.Object, error) {
 	var removed []files.Object
-	err := s.write(ctx, "remove objects", func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeChanges(ctx, "remove objects", func(ctx context.Context, tx *sql.Tx) ([]changes.Change, error) {
 		removed = nil
+		var made []changes.Change
 		for _, name := range names {
 			gone, err := s.deleteObjectsWhere(ctx, tx, `bucket_id = ? AND name = ?`, bucket, name)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			removed = append(removed, gone...)
+			if len(gone) > 0 {
+				made = append(made, objectChanged(changes.Delete, bucket, name))
+			}
 		}
-		return nil
+		return made, nil
 	})
 	return removed, err
+}
+
+// bucketChanged is the change of bucket id made by a write whose outcome
+// is refused (none when it is not nil). It names the bucket and all its
+// objects: every server forgets what it knew of them (package storage).
+func bucketChanged(typ, id string, refused error) []changes.Change {
+	if refused != nil {
+		return nil
+	}
+	return []changes.Change{change(files.BucketChanges, typ, id)}
+}
+
+// objectChanged is the change of the object name of bucket.
+func objectChanged(typ, bucket, name string) changes.Change {
+	return change(files.ObjectChanges, typ, bucket, name)
 }
 
 // noRowMeans is refusal when res changed no row, else nil.
