@@ -4,7 +4,9 @@
 # of a public 10 KiB and 1 MiB object (medians of BENCH_ROUNDS rounds, the
 # servers taking turns, with each round's ratio to nginx), then the upload
 # rate of a 256 MiB file on the directory backend and, when run under
-# scripts/with-s3 (make bench-storage does), on the S3 backend.
+# scripts/with-s3 (make bench-storage does), on the S3 backend, with the
+# 10 KiB object's rate from S3 once the server has read it (its ratio to
+# the directory backend's median above).
 # A benchmark, not a test: figures depend on the machine and its load.
 # When it cannot run, it says why and exits non-zero.
 set -Eeuo pipefail
@@ -135,6 +137,8 @@ for f in small.bin large.bin; do
     ratio[nginx]+=" 1"
   done
   label="10 KiB"; [ "$f" = large.bin ] && label="1 MiB"
+  # shellcheck disable=SC2086 # the lists are words
+  [ "$f" = small.bin ] && small_dir_rps=$(median ${rps[studio]})
   for server in studio nginx; do
     # shellcheck disable=SC2086 # the lists are words
     table+=$'\n'$(printf '%-14s %-8s %9.0f %9.1f %13.2f' "$label" "$server" "$(median ${rps[$server]})" "$(median ${mbs[$server]})" "$(median ${ratio[$server]})")
@@ -143,11 +147,25 @@ for f in small.bin large.bin; do
 done
 
 s3_upload="(not measured: run under scripts/with-s3, as make bench-storage does)"
+s3_small=""
 if [ -n "${STUDIO_TEST_S3_URL:-}" ]; then
   serve "$STUDIO_TEST_S3_URL"
+  api POST /object/bench/small.bin -H 'Content-Type: application/octet-stream' --data-binary @"$work/files/small.bin" >/dev/null
   s3_upload="$(upload_rate) MB/s"
+  # The 10 KiB object from the S3 backend, once this server has read it.
+  curl -fs -o /dev/null "http://127.0.0.1:$STUDIO_PORT/storage/v1/object/public/bench/small.bin"
+  s3_rps=""
+  for round in $(seq "$ROUNDS"); do
+    read -r r _ < <(measure "$STUDIO_PORT" /storage/v1/object/public/bench/small.bin)
+    s3_rps+=" $r"
+    echo "  small.bin round $round: studio on S3 $r/s" >&2
+  done
+  # shellcheck disable=SC2086 # the lists are words
+  s3_small=$(printf '%-14s %-8s %9.0f %9s %13s   ÷ the directory backend: %.2f' "10 KiB, S3" studio "$(median $s3_rps)" "" "" \
+    "$(awk -v a="$(median $s3_rps)" -v b="$small_dir_rps" 'BEGIN { print a / b }')")
 fi
 echo "load after:  $(uptime)"
 echo "public downloads, medians of $ROUNDS rounds (wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared by wrk and the servers)"
 echo "$table"
+[ -n "$s3_small" ] && echo "$s3_small"
 echo "upload of $UPLOAD_MIB MiB (one request, curl): directory backend $disk_upload MB/s; S3 backend (versitygw on loopback) $s3_upload"

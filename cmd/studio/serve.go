@@ -271,6 +271,7 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 		return fmt.Errorf("--session-check %q: want a duration of at least 100ms, like 10s", cfg.sessionCheck)
 	}
 	if cfg.storageCacheMB < 0 {
+		ln.Close()
 		return fmt.Errorf("--storage-cache-mb %d: want 0 (no cache) or more", cfg.storageCacheMB)
 	}
 	blobs, err := openBackend(ctx, cfg.storageURL, cfg.store.DataDir)

@@ -67,27 +67,28 @@ func (c *blobCache) put(key string, b []byte) {
 }
 
 // openBlob opens the blob of o: from the cache when it is there, else from
-// the backend, kept in the cache when it is small enough.
-func (s *Service) openBlob(ctx context.Context, o files.Object) (io.ReadSeekCloser, error) {
+// the backend, kept in the cache when it is small enough. whole is its
+// bytes when they are in memory.
+func (s *Service) openBlob(ctx context.Context, o files.Object) (f io.ReadSeekCloser, whole []byte, err error) {
 	if s.blobs == nil || o.Size > MaxCachedBlob {
-		return s.backend.Open(ctx, o.Key)
+		f, err = s.backend.Open(ctx, o.Key)
+		return f, nil, err
 	}
 	if b, ok := s.blobs.get(o.Key); ok {
-		return nopCloser{bytes.NewReader(b)}, nil
+		return nopCloser{bytes.NewReader(b)}, b, nil
 	}
-	f, err := s.backend.Open(ctx, o.Key)
-	if err != nil {
-		return nil, err
+	if f, err = s.backend.Open(ctx, o.Key); err != nil {
+		return nil, nil, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, MaxCachedBlob+1))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if int64(len(b)) == o.Size { // else not the blob its row says: serve it, keep it not
 		s.blobs.put(o.Key, b)
 	}
-	return nopCloser{bytes.NewReader(b)}, nil
+	return nopCloser{bytes.NewReader(b)}, b, nil
 }
 
 type nopCloser struct{ io.ReadSeeker }

@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -349,5 +350,34 @@ func TestFeedOutageForgetsTheCatalog(t *testing.T) {
 	waitFor(t, func() bool { code, _ := a.get("GET"); return code == 200 }, "a to read the store again")
 	if got := a.body(t); got != "second" {
 		t.Errorf("after the outage a serves %q", got)
+	}
+}
+
+// TestBytesFromMemoryAnswerAsServeContent: a small file answered from
+// memory has the status, header fields and body http.ServeContent gives
+// the same request from the backend.
+func TestBytesFromMemoryAnswerAsServeContent(t *testing.T) {
+	dir, err := disk.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := storetest.Engines()[0].New(t)
+	newDownloads(t, db)
+	memory := storage.New(db, dir, nil, storage.Config{BlobCacheBytes: 1 << 20})
+	backend := storage.New(db, dir, nil, storage.Config{})
+	if _, err := memory.PutFile(context.Background(), "downloads", "deck.md", "text/markdown", strings.NewReader("# Deck\n"), false); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ method, query string }{{"GET", ""}, {"GET", ""}, {"HEAD", ""}, {"GET", "?download"}, {"GET", "?download=deck%20v1.md"}} {
+		answer := func(svc *storage.Service) *httptest.ResponseRecorder {
+			w := httptest.NewRecorder()
+			svc.ServeHTTP(w, httptest.NewRequest(tt.method, "/storage/v1/object/public/downloads/deck.md"+tt.query, nil))
+			return w
+		}
+		got, want := answer(memory), answer(backend)
+		if got.Code != want.Code || got.Body.String() != want.Body.String() || fmt.Sprint(got.Header()) != fmt.Sprint(want.Header()) {
+			t.Errorf("%s%s from memory: %d %v %q\nfrom the backend: %d %v %q", tt.method, tt.query,
+				got.Code, got.Header(), got.Body, want.Code, want.Header(), want.Body)
+		}
 	}
 }
