@@ -129,34 +129,17 @@ CONF
 for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/" && break; sleep 0.1; done
 curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/" || fail "nginx did not answer on port $NGINX_PORT: $(cat "$work/error.log" 2>/dev/null)"
 
-# wrk prints the requests made, Requests/sec and, with --latency, the 99%
-# percentile (in us, ms, s or m), here in milliseconds. The CPU time the
-# server's processes spent during the run, per request, is less sensitive to
-# what else the machine runs than requests/s.
-measure() { # server path → req/s p99 CPU-µs/req
-  local out rps p99 requests before after
-  before=$(cpu_ticks "$1")
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H 'Accept-Encoding: gzip' "http://127.0.0.1:${port[$1]}$2")
-  after=$(cpu_ticks "$1")
-  requests=$(awk '/ requests in / {print $1}' <<<"$out")
-  rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
-  p99=$(awk '$1 == "99%" { v = $2 + 0; u = $2; sub(/^[0-9.]+/, "", u)
-    printf "%.2f", v * (u == "us" ? 0.001 : u == "s" ? 1000 : u == "m" ? 60000 : 1) }' <<<"$out")
-  echo "$rps $p99 $(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
-}
-
-cpu_ticks() { # server → user+system clock ticks of its processes so far
-  local pids p
+. bench/wrk.sh
+# measure SERVER PATH → req/s p99 CPU-µs/req of the gzip answer
+measure() {
+  local pids r p c
   if [ "$1" = nginx ]; then
     pids=$(pgrep -P "$(cat "$work/nginx.pid")") # the workers
   else
     pids=${pid[$1]}
   fi
-  for p in $pids; do cut -d' ' -f14,15 "/proc/$p/stat"; done | awk '{ t += $1 + $2 } END { print t + 0 }'
-}
-
-median() { # numbers... → their median
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+  read -r r p c _ < <(wrk_measure "$pids" "http://127.0.0.1:${port[$1]}$2" -H 'Accept-Encoding: gzip')
+  echo "$r $p $c"
 }
 
 # The header fields of a response, with the values of the security headers;

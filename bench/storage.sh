@@ -111,37 +111,42 @@ CONF
 for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/storage/v1/object/public/bench/small.bin" && break; sleep 0.1; done
 curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/storage/v1/object/public/bench/small.bin" || fail "nginx did not answer: $(cat "$work/error.log")"
 
-measure() { # port path → req/s MB/s
-  local out
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "http://127.0.0.1:$1$2")
-  awk '/^Requests\/sec:/ { r = $2 } /^Transfer\/sec:/ { v = $2 + 0; u = $2; sub(/^[0-9.]+/, "", u)
-    m = (u == "GB" ? v * 1024 : u == "KB" ? v / 1024 : u == "B" ? v / 1048576 : v) * 1.048576 }
-    END { printf "%s %.1f\n", r, m }' <<<"$out"
+. bench/wrk.sh
+# measure SERVER PATH → req/s p99 CPU-µs/req MB/s
+measure() {
+  local pids=$studio_pid port=$STUDIO_PORT
+  if [ "$1" = nginx ]; then
+    pids=$(pgrep -P "$(cat "$work/nginx.pid")") port=$NGINX_PORT # the workers
+  fi
+  wrk_measure "$pids" "http://127.0.0.1:$port$2"
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print a / b }'; }
 
 echo "load before: $(uptime)"
-table=$(printf '%-14s %-8s %9s %9s %13s' object server "req/s" "MB/s" "req/s÷nginx")
+table=$(printf '%-10s %-8s %9s %9s %8s %11s %13s %11s' object server "req/s" "MB/s" "p99 ms" "CPU µs/req" "req/s÷nginx" "p99÷nginx")
 for f in small.bin large.bin; do
   path=/storage/v1/object/public/bench/$f
-  declare -A rps=() mbs=() ratio=() last=()
+  declare -A rps=() mbs=() p99=() cpu=() rps_ratio=() p99_ratio=() last_rps=() last_p99=()
   for round in $(seq "$ROUNDS"); do
     order=(studio nginx); [ $((round % 2)) -eq 0 ] && order=(nginx studio)
     for server in "${order[@]}"; do
-      p=$STUDIO_PORT; [ "$server" = nginx ] && p=$NGINX_PORT
-      read -r r m < <(measure "$p" "$path")
-      rps[$server]+=" $r"; mbs[$server]+=" $m"; last[$server]=$r
-      echo "  $f round $round: $server $r/s $m MB/s" >&2
+      read -r r p c m < <(measure "$server" "$path")
+      rps[$server]+=" $r"; p99[$server]+=" $p"; cpu[$server]+=" $c"; mbs[$server]+=" $m"
+      last_rps[$server]=$r; last_p99[$server]=$p
+      echo "  $f round $round: $server $r/s $m MB/s p99 $p ms $c µs" >&2
     done
-    ratio[studio]+=" $(awk -v a="${last[studio]}" -v b="${last[nginx]}" 'BEGIN { print a / b }')"
-    ratio[nginx]+=" 1"
+    for server in studio nginx; do # each round's ratio: both ran under about the same load
+      rps_ratio[$server]+=" $(ratio "${last_rps[$server]}" "${last_rps[nginx]}")"
+      p99_ratio[$server]+=" $(ratio "${last_p99[$server]}" "${last_p99[nginx]}")"
+    done
   done
   label="10 KiB"; [ "$f" = large.bin ] && label="1 MiB"
   # shellcheck disable=SC2086 # the lists are words
   [ "$f" = small.bin ] && small_dir_rps=$(median ${rps[studio]})
   for server in studio nginx; do
     # shellcheck disable=SC2086 # the lists are words
-    table+=$'\n'$(printf '%-14s %-8s %9.0f %9.1f %13.2f' "$label" "$server" "$(median ${rps[$server]})" "$(median ${mbs[$server]})" "$(median ${ratio[$server]})")
+    table+=$'\n'$(printf '%-10s %-8s %9.0f %9.1f %8.2f %11.1f %13.2f %11.2f' "$label" "$server" "$(median ${rps[$server]})" \
+      "$(median ${mbs[$server]})" "$(median ${p99[$server]})" "$(median ${cpu[$server]})" "$(median ${rps_ratio[$server]})" "$(median ${p99_ratio[$server]})")
     label=""
   done
 done
@@ -156,16 +161,16 @@ if [ -n "${STUDIO_TEST_S3_URL:-}" ]; then
   curl -fs -o /dev/null "http://127.0.0.1:$STUDIO_PORT/storage/v1/object/public/bench/small.bin"
   s3_rps=""
   for round in $(seq "$ROUNDS"); do
-    read -r r _ < <(measure "$STUDIO_PORT" /storage/v1/object/public/bench/small.bin)
+    read -r r _ < <(measure studio /storage/v1/object/public/bench/small.bin)
     s3_rps+=" $r"
     echo "  small.bin round $round: studio on S3 $r/s" >&2
   done
   # shellcheck disable=SC2086 # the lists are words
-  s3_small=$(printf '%-14s %-8s %9.0f %9s %13s   ÷ the directory backend: %.2f' "10 KiB, S3" studio "$(median $s3_rps)" "" "" \
-    "$(awk -v a="$(median $s3_rps)" -v b="$small_dir_rps" 'BEGIN { print a / b }')")
+  s3_small=$(printf '10 KiB from the S3 backend, once read: %.0f req/s, %.2f× the directory backend'"'"'s' \
+    "$(median $s3_rps)" "$(ratio "$(median $s3_rps)" "$small_dir_rps")")
 fi
 echo "load after:  $(uptime)"
-echo "public downloads, medians of $ROUNDS rounds (wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared by wrk and the servers)"
+echo "public downloads, medians of $ROUNDS rounds (the ratios: medians of each round's ratio; wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared by wrk and the servers)"
 echo "$table"
 [ -n "$s3_small" ] && echo "$s3_small"
 echo "upload of $UPLOAD_MIB MiB (one request, curl): directory backend $disk_upload MB/s; S3 backend (versitygw on loopback) $s3_upload"

@@ -106,9 +106,11 @@ func (c *gatheringConn) Write(p []byte) (int, error) {
 
 // ReadFrom sends what was gathered, then what r holds as the connection
 // reads it: a file by sendfile(2) on a TCP connection (net/http's response
-// hands it here).
+// hands it here), the header gathered before it in the same segments.
 func (c *gatheringConn) ReadFrom(r io.Reader) (int64, error) {
 	if c.gathered != nil {
+		uncork := cork(c.Conn)
+		defer uncork()
 		_, err := c.Conn.Write(*c.gathered)
 		c.release()
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"studio/internal/api"
 	"studio/internal/changes"
 	"studio/internal/files"
 )
@@ -79,7 +80,8 @@ func (c *catalog) changed(ch changes.Change) {
 	delete(c.objects, object)
 }
 
-// bucket is the bucket id, from the catalog when trusted, else the store's.
+// bucket is the bucket id, from the catalog when trusted, else the store's
+// (read within api.StoreTimeout).
 func (c *catalog) bucket(ctx context.Context, st files.Store, id string) (files.Bucket, error) {
 	c.mu.RLock()
 	b, ok := c.buckets[id]
@@ -88,6 +90,8 @@ func (c *catalog) bucket(ctx context.Context, st files.Store, id string) (files.
 	if ok {
 		return b, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, api.StoreTimeout)
+	defer cancel()
 	b, err := st.Bucket(ctx, id)
 	if err == nil && trusted {
 		c.keep(gen, func() {
@@ -101,7 +105,8 @@ func (c *catalog) bucket(ctx context.Context, st files.Store, id string) (files.
 }
 
 // object is the object name of bucket, from the catalog when trusted, else
-// the store's (without its user metadata, which no download sends).
+// the store's, read as bucket does (and kept without its user metadata,
+// which no download sends).
 func (c *catalog) object(ctx context.Context, st files.Store, bucket, name string) (files.Object, error) {
 	key := files.ObjectName{Bucket: bucket, Name: name}
 	c.mu.RLock()
@@ -111,6 +116,8 @@ func (c *catalog) object(ctx context.Context, st files.Store, bucket, name strin
 	if ok {
 		return o, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, api.StoreTimeout)
+	defer cancel()
 	o, err := st.Object(ctx, bucket, name)
 	if err == nil && trusted {
 		kept := o

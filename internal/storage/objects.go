@@ -198,15 +198,15 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 	// opening of the blob deletes the blob read of: read again, once, from
 	// the store (the catalog may not have heard of it yet).
 	for attempt := range 2 {
-		ctx, cancel := storeCtx(req.r)
 		var o files.Object
 		var err error
 		if attempt == 0 {
-			o, err = s.catalog.object(ctx, s.store, bucket, name)
+			o, err = s.catalog.object(req.r.Context(), s.store, bucket, name)
 		} else {
+			ctx, cancel := storeCtx(req.r)
 			o, err = s.store.Object(ctx, bucket, name)
+			cancel()
 		}
-		cancel()
 		if err != nil {
 			return 0, s.failed(req, err)
 		}

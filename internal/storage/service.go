@@ -278,9 +278,7 @@ func (s *Service) failed(req *request, err error) *Error {
 // bucket returns the bucket id when the caller may read it; a bucket they
 // may not read is answered as one that does not exist.
 func (s *Service) bucket(req *request, id string) (files.Bucket, *Error) {
-	ctx, cancel := storeCtx(req.r)
-	defer cancel()
-	b, err := s.catalog.bucket(ctx, s.store, id)
+	b, err := s.catalog.bucket(req.r.Context(), s.store, id)
 	if err != nil {
 		return b, s.failed(req, err)
 	}

@@ -1,0 +1,27 @@
+package server
+
+import (
+	"net"
+	"syscall"
+)
+
+// cork holds back partial segments of c (TCP_CORK) until the function it
+// returns is called: a header written just before a file's sendfile(2)
+// then leaves in the file's first segments instead of a small one of its
+// own, as nginx's tcp_nopush does. Anything but a TCP connection is left
+// as it is.
+func cork(c net.Conn) (uncork func()) {
+	tc, ok := c.(*net.TCPConn)
+	if !ok {
+		return func() {}
+	}
+	raw, err := tc.SyscallConn()
+	if err != nil {
+		return func() {}
+	}
+	set := func(v int) {
+		_ = raw.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_CORK, v) })
+	}
+	set(1)
+	return func() { set(0) }
+}
