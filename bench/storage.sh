@@ -79,6 +79,12 @@ for f in small.bin large.bin; do
 done
 disk_upload=$(upload_rate)
 
+# nginx sends the header fields studio sends with an object (read from
+# studio itself: the cache policy, the sandbox and the security headers),
+# besides those every server makes of the file.
+curl -fs -D - -o /dev/null "http://127.0.0.1:$STUDIO_PORT/storage/v1/object/public/bench/small.bin" | tr -d '\r' | sed 1d |
+  awk -F': ' 'tolower($1) !~ /^(date|content-length|content-type|etag|last-modified|accept-ranges|server|connection|)$/ {
+    gsub(/"/, "\\\"", $2); printf "add_header %s \"%s\" always;\n", $1, $2 }' > "$work/fields.conf"
 cat > "$work/nginx.conf" <<CONF
 worker_processes auto;
 pid $work/nginx.pid;
@@ -100,9 +106,7 @@ http {
       alias $work/files/;
       default_type application/octet-stream;
       etag on;
-      add_header Cache-Control "max-age=3600";
-      add_header X-Content-Type-Options nosniff;
-      add_header Content-Security-Policy sandbox;
+      include $work/fields.conf;
     }
   }
 }

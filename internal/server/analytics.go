@@ -36,11 +36,11 @@ func servedPages(d Deps) http.Handler {
 // counting each template downloaded whole as a goal.
 func countedDownloads(d Deps) http.Handler {
 	if d.Analytics == nil {
-		return d.Storage
+		return http.HandlerFunc(d.Storage.ServePublic)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sw := &statusRecorder{ResponseWriter: w}
-		d.Storage.ServeHTTP(sw, r)
+		d.Storage.ServePublic(sw, r)
 		if sw.status == http.StatusOK && r.Method == http.MethodGet {
 			d.Analytics.Converted(r, clientIP(r, d.Functions.TrustedProxies), analytics.GoalDownload)
 		}

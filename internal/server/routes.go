@@ -42,7 +42,7 @@ func addRoutes(mux *http.ServeMux, d Deps) {
 		mux.Handle(storage.Prefix+"/", d.Storage)
 		// A public file's whole answer leaves in one write, as a page's does
 		// (a big one's body by sendfile(2), after its header).
-		mux.Handle("GET "+storage.Prefix+"/object/public/", inOneWrite(d.Storage))
+		d.Storage.MountPublic(mux, inOneWrite)
 		mux.Handle("GET "+DownloadsPath, inOneWrite(countedDownloads(d)))
 		mux.HandleFunc("GET /downloads/{name}", redirectToDownloads)
 	}
@@ -79,7 +79,7 @@ func handleHealthz(w http.ResponseWriter, _ *http.Request) {
 
 // DownloadsPath is where the public bucket of the templates the resource
 // pages offer is served (cmd/studio fills it at start).
-const DownloadsPath = storage.Prefix + "/object/public/downloads/"
+const DownloadsPath = storage.PublicPrefix + "downloads/"
 
 // redirectToDownloads sends a template's old address, /downloads/{name},
 // to its file in storage/v1, as an attachment.

@@ -18,6 +18,7 @@ import (
 	"studio/internal/contact"
 	"studio/internal/metrics"
 	"studio/internal/signup"
+	"studio/internal/storage"
 )
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish after
@@ -48,7 +49,7 @@ type Deps struct {
 	Realtime http.Handler
 	// Storage is the files service at /storage/v1 (package storage); none
 	// when nil.
-	Storage http.Handler
+	Storage *storage.Service
 	// Analytics counts the pages shown and the goals reached (package
 	// analytics); nothing is counted when nil (--analytics off).
 	Analytics *analytics.Counter

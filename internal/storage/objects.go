@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	pathpkg "path"
 	"strconv"
 	"strings"
@@ -168,10 +169,15 @@ func (s *Service) readablePath(req *request, path string, public bool) (files.Bu
 	return b, name, nil
 }
 
-// Headers of every object served: no type sniffing, and no script: an
-// uploaded HTML or SVG page runs in a sandbox of its own (an opaque
-// origin), never with the site's.
-const objectCSP = "sandbox"
+// Header fields of every object served: no type sniffing, and no script:
+// an uploaded HTML or SVG page runs in a sandbox of its own (an opaque
+// origin), never with the site's. Shared by every answer, with no spare
+// capacity for an append.
+var (
+	objectCSP    = []string{"sandbox"}
+	nosniff      = []string{"nosniff"}
+	acceptRanges = []string{"bytes"}
+)
 
 // serveObject answers the object name of bucket (the caller may read it):
 // its bytes through http.ServeContent (Range, If-None-Match,
@@ -211,10 +217,10 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 			return 0, s.failed(req, err)
 		}
 		h := req.w.Header()
-		h.Set("ETag", o.ETag)
-		h.Set("Cache-Control", o.CacheControl)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Content-Security-Policy", objectCSP)
+		h["Etag"] = []string{o.ETag}
+		h["Cache-Control"] = []string{o.CacheControl}
+		h["X-Content-Type-Options"] = nosniff
+		h["Content-Security-Policy"] = objectCSP
 		if notModified(req.r, o.ETag) {
 			req.w.WriteHeader(http.StatusNotModified)
 			return http.StatusNotModified, nil
@@ -229,19 +235,15 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 			return 0, errInternal()
 		}
 		defer f.Close()
-		h.Set("Content-Type", o.ContentType)
-		if q := req.r.URL.Query(); q.Has("download") {
-			filename := q.Get("download")
-			if filename == "" { // the object's own name
-				filename = pathpkg.Base(name)
-			}
-			h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": filename}))
+		h["Content-Type"] = []string{o.ContentType}
+		if req.r.URL.RawQuery != "" {
+			attachment(h, req.r.URL.Query(), name)
 		}
 		if whole != nil && wholeAsked(req.r) {
 			// What http.ServeContent answers, without its parsing and copies.
-			h.Set("Accept-Ranges", "bytes")
-			h.Set("Last-Modified", o.UpdatedAt.UTC().Format(http.TimeFormat))
-			h.Set("Content-Length", strconv.Itoa(len(whole)))
+			h["Accept-Ranges"] = acceptRanges
+			h["Last-Modified"] = []string{o.UpdatedAt.UTC().Format(http.TimeFormat)}
+			h["Content-Length"] = []string{strconv.Itoa(len(whole))}
 			req.w.WriteHeader(http.StatusOK)
 			if req.r.Method != http.MethodHead {
 				_, _ = req.w.Write(whole)
@@ -253,6 +255,19 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 		return pw.status, nil
 	}
 	return 0, errNoSuchKey()
+}
+
+// attachment makes an answer an attachment when q asks for it: ?download
+// under the object's own name, ?download=name under name.
+func attachment(h http.Header, q url.Values, name string) {
+	if !q.Has("download") {
+		return
+	}
+	filename := q.Get("download")
+	if filename == "" {
+		filename = pathpkg.Base(name)
+	}
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": filename}))
 }
 
 // wholeAsked tells whether r asks for a whole object with no condition

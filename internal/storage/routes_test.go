@@ -31,8 +31,8 @@ func (staffToken) Authorize(_ context.Context, token string) (staff.Member, erro
 // sent, and an object's name is read from the path percent-decoded:
 // %2F is a slash, %20 a space, %25 a percent sign, and a name with an
 // empty, . or .. segment is refused however it is written. The paths go
-// through a mux as the server mounts the service, which redirects a path
-// with literal . or .. segments.
+// through a mux as the server mounts the service (the public files by
+// ServePublic), which redirects a path with literal . or .. segments.
 func TestRoutes(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Engines()[0].New(t)
@@ -56,6 +56,7 @@ func TestRoutes(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(storage.Prefix+"/", svc)
+	svc.MountPublic(mux, func(h http.Handler) http.Handler { return h }) // as the server does
 
 	const route404 = `"statusCode":"404","code":"NotFound","error":"Not Found","message":"Route `
 	for _, tt := range []struct {

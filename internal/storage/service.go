@@ -125,14 +125,47 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	s.cors.Annotate(w, r)
-	member, e := s.caller(r)
+	req, e := s.begin(w, r)
 	if e != nil {
 		writeError(w, e)
 		return
 	}
-	req := &request{w: w, r: r, staff: member}
 	s.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, req)))
+}
+
+// PublicPrefix is where the public files are: GET and HEAD of
+// PublicPrefix+"{bucket}/{name}".
+const PublicPrefix = Prefix + "/object/public/"
+
+// ServePublic answers a GET or HEAD of a public file, at a path under
+// PublicPrefix that a ServeMux has routed (and so cleaned): what ServeHTTP
+// answers there, without routing the request again.
+func (s *Service) ServePublic(w http.ResponseWriter, r *http.Request) {
+	req, e := s.begin(w, r)
+	if e == nil {
+		e = s.downloadPublic(req, strings.TrimPrefix(r.URL.Path, PublicPrefix))
+	}
+	if e != nil {
+		writeError(w, e)
+	}
+}
+
+// MountPublic has mux answer the public files by ServePublic, each answer
+// through wrap: GET and HEAD under PublicPrefix. The prefix without its
+// slash, which mux would redirect to it, stays ServeHTTP's.
+func (s *Service) MountPublic(mux *http.ServeMux, wrap func(http.Handler) http.Handler) {
+	mux.Handle("GET "+PublicPrefix, wrap(http.HandlerFunc(s.ServePublic)))
+	mux.Handle("GET "+strings.TrimSuffix(PublicPrefix, "/"), s)
+}
+
+// begin annotates a request's answer for CORS and knows its caller.
+func (s *Service) begin(w http.ResponseWriter, r *http.Request) (*request, *Error) {
+	s.cors.Annotate(w, r)
+	member, e := s.caller(r)
+	if e != nil {
+		return nil, e
+	}
+	return &request{w: w, r: r, staff: member}, nil
 }
 
 // requestKey holds the *request of ServeHTTP in its context, for the route.
