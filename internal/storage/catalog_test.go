@@ -167,6 +167,16 @@ func TestPublicDownloadsReadNoStore(t *testing.T) {
 			if code, body := s.get("GET"); !strings.Contains(body, "Object not found") {
 				t.Errorf("after a removal: %d %s, want Object not found", code, body)
 			}
+
+			s.put(t, "# Deck, third version\n")
+			s.body(t)
+			private := files.Bucket{ID: "downloads", UpdatedAt: time.Now()}
+			if err := db.UpdateBucket(context.Background(), private); err != nil {
+				t.Fatal(err)
+			}
+			if code, body := s.get("GET"); !strings.Contains(body, "Bucket not found") {
+				t.Errorf("after the bucket was made private: %d %s, want Bucket not found", code, body)
+			}
 		})
 	}
 }
@@ -208,6 +218,17 @@ func TestReplacementReachesTheOtherServer(t *testing.T) {
 	hear(t, heard, files.ObjectChanges, "downloads", "deck.md")
 	if code, body := a.get("GET"); !strings.Contains(body, "Object not found") {
 		t.Errorf("a answers %d %s after b's removal was heard, want Object not found", code, body)
+	}
+
+	b.put(t, "third")
+	hear(t, heard, files.ObjectChanges, "downloads", "deck.md")
+	a.body(t)
+	if err := dbB.UpdateBucket(context.Background(), files.Bucket{ID: "downloads", UpdatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	hear(t, heard, files.BucketChanges, "downloads")
+	if code, body := a.get("GET"); !strings.Contains(body, "Bucket not found") {
+		t.Errorf("a answers %d %s after b made the bucket private, want Bucket not found", code, body)
 	}
 }
 

@@ -159,7 +159,7 @@ func (s *Service) readablePath(req *request, path string, public bool) (files.Bu
 	if e != nil {
 		return files.Bucket{}, "", e
 	}
-	b, e := s.bucket(req, bucket)
+	b, e := s.knownBucket(req, bucket)
 	if e != nil {
 		return b, "", e
 	}
