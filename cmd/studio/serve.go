@@ -219,6 +219,9 @@ func serve(ctx context.Context, cfg serveConfig, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Whatever ends serve, the site's cache in --data is written whole
+	// first (a start refused by a later flag returns at once).
+	defer func() { <-s.Ready() }()
 	// The key is loaded once the store is open: no key file is made beside
 	// a store whose secrets another key sealed.
 	keyCtx, keyCancel := context.WithTimeout(ctx, 10*time.Second)

@@ -1,6 +1,5 @@
-import axe from "axe-core";
-import type { Page } from "@playwright/test";
 import { test, expect, hydrated } from "./fixtures";
+import { axeViolations, wcagTags } from "./axe";
 import { formOutcomePaths, prerenderPaths } from "../app/content/site-map";
 
 /** Every prerendered page (the not-found pages through real unknown paths). */
@@ -8,8 +7,6 @@ const paths = prerenderPaths()
   .filter((p) => !/\.\w+$/.test(p)) // pages only, not feeds
   .map((p) => (p.endsWith("/404") ? p.replace(/404$/, "no-such-page") : p))
   .concat(formOutcomePaths().filter((p) => !p.startsWith("/forms/problem/") || p.endsWith("/name"))); // one problem page stands for all
-
-const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 /**
  * The theme as a visitor's choice in another tab sets it: the stored choice and a storage event,
@@ -19,21 +16,6 @@ const setTheme = (theme: string) => {
   localStorage.setItem("theme", theme);
   dispatchEvent(new StorageEvent("storage", { key: "theme" }));
 };
-
-/**
- * violations runs axe (injected once per page: the four looks are one
- * document) with these rules, and names what it found.
- */
-async function violations(page: Page, runOnly: axe.RunOptions["runOnly"]): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
-  return page.evaluate(
-    async (runOnly) => {
-      const { violations } = await (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly, resultTypes: ["violations"] });
-      return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
-    },
-    runOnly,
-  );
-}
 
 /**
  * A theme changes colours only (the same document, other CSS): in the
@@ -56,7 +38,7 @@ test.describe("axe at 1280 and 375 px, light and dark", () => {
           // The new look painted (twice since the change), and its colour transitions over, before it is measured.
           await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
           await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
-          const found = await violations(page, theme === "light" ? { type: "tag", values: tags } : { type: "rule", values: colourRules });
+          const found = await axeViolations(page, { runOnly: theme === "light" ? { type: "tag", values: wcagTags } : { type: "rule", values: colourRules } });
           problems.push(...found.map((v) => `${width}px ${theme}: ${v}`));
         }
       }

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { test, expect, type Browser, type Page } from "@playwright/test";
 import { analyticsCopy } from "../app/content/console-analytics";
 import { consoleNav, listCopy } from "../app/content/console";
-import { axeViolations } from "./resources-axe";
+import { axeViolations } from "./axe";
 import { signIn, startStudio, type Studio } from "./staff-console";
 
 let studio: Studio;

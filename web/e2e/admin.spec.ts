@@ -5,15 +5,14 @@
  * The console talks to the binary's /auth/v1 (with TOTP MFA), /rest/v1 and
  * /realtime/v1. Nothing here stands in for a backend.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { test, expect, type Browser, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { accountCopy, consoleShell, inboxCopy, listCopy, messageCopy, signInCopy, subscribersCopy, waitlistCopy } from "../app/content/console";
 import { contactForm } from "../app/content/contact";
 import { hydrated } from "./fixtures";
 import { enrolTotp, mailedSignIn, passTwoStep, signIn, startStudio, type Studio } from "./staff-console";
+import { expectNoAxeViolations } from "./axe";
 
-const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 let studio: Studio;
 
@@ -38,11 +37,6 @@ async function newPage(browser: Browser, { width = 1280, theme = "light" } = {})
   const context = await browser.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
   await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
   return context.newPage();
-}
-
-async function expectNoAxeViolations(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(axeTags).analyze();
-  expect(violations.map((v) => `${where}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
 }
 
 const inboxHeading = (page: Page) => page.getByRole("heading", { level: 1, name: inboxCopy.title });

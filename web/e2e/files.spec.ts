@@ -4,12 +4,11 @@
  * files of storage/v1, and the site's public template download serves the
  * file replaced through the screen.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { filesCopy, signInCopy } from "../app/content/console";
 import { signIn, startStudio, type Studio } from "./staff-console";
+import { expectNoAxeViolations } from "./axe";
 
-const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 const TEMPLATE = "saas-financial-model.csv";
 /** A 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -39,11 +38,6 @@ async function newPage(browser: Browser, { width = 1280, theme = "light" } = {})
   const context = await browser.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce", storageState: signedIn });
   await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
   return context.newPage();
-}
-
-async function expectNoAxeViolations(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(axeTags).analyze();
-  expect(violations.map((v) => `${where}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
 }
 
 /** storageFetch calls storage/v1 from the page with the signed-in session, as supabase-js would. */

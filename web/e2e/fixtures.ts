@@ -60,46 +60,14 @@ export const test = base.extend<{ consented: boolean }>({
 export { expect };
 
 /**
- * slowFunction holds each call of a backend function for a moment before it
- * reaches the server, so a test can see the form's busy state however fast
- * the real server answers.
+ * hold holds every request matching pattern until release() lets them (and
+ * later ones) through: a test sees what a page does while they wait, for as
+ * long as it needs, on a machine however busy. urls() lists what is held.
  */
-export async function slowFunction(page: Page, name: string, ms = 1000): Promise<void> {
-  await page.route(`**/functions/v1/${name}`, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await route.continue();
-  });
-}
-
-/**
- * holdFunction holds the calls of a backend function until release() lets
- * them (and later ones) through: a test sees the form's busy state for as
- * long as it needs, on a machine however busy.
- */
-export async function holdFunction(page: Page, name: string) {
+export async function hold(page: Page, pattern: string) {
   const held: Route[] = [];
   let released = false;
-  await page.route(`**/functions/v1/${name}`, async (route) => {
-    if (released) await route.continue();
-    else held.push(route);
-  });
-  return {
-    release: async () => {
-      released = true;
-      await Promise.all(held.splice(0).map((r) => r.continue()));
-    },
-  };
-}
-
-/**
- * holdModules holds every JavaScript module request (the islands, their
- * renderer, the page scripts) until release() lets them all through; later
- * requests go through at once. urls() lists what is being held.
- */
-export async function holdModules(page: Page) {
-  const held: Route[] = [];
-  let released = false;
-  await page.route("**/assets/*.js", async (route) => {
+  await page.route(pattern, async (route) => {
     if (released) await route.continue().catch(() => {});
     else held.push(route);
   });
@@ -116,3 +84,9 @@ export async function holdModules(page: Page) {
     },
   };
 }
+
+/** holdFunction holds the calls of a backend function (hold). */
+export const holdFunction = (page: Page, name: string) => hold(page, `**/functions/v1/${name}`);
+
+/** holdModules holds every JavaScript module request: the islands, their renderer, the page scripts (hold). */
+export const holdModules = (page: Page) => hold(page, "**/assets/*.js");

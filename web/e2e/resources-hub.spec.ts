@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated, slowFunction } from "./fixtures";
+import { test, expect, hydrated, holdFunction } from "./fixtures";
 
 const tabs = [
   { label: "All Resources", href: "/resources", h1: "Resources Hub" },
@@ -264,7 +264,7 @@ test.describe("newsletter", () => {
   });
 
   test("idle → 'Subscribing...' (disabled) while the request runs → success toast and the field cleared", async ({ page }) => {
-    await slowFunction(page, "subscribe-newsletter");
+    const call = await holdFunction(page, "subscribe-newsletter");
     await openHub(page);
     const form = page.getByRole("region", { name: "Get new resources in your inbox" });
     const email = form.getByRole("textbox", { name: "Email address" });
@@ -273,6 +273,7 @@ test.describe("newsletter", () => {
     const busy = form.getByRole("button", { name: "Subscribing..." });
     await expect(busy).toBeVisible();
     await expect(busy).toBeDisabled();
+    await call.release();
     const toast = page.getByRole("status").filter({ hasText: "Subscribed!" });
     await expect(toast).toBeVisible();
     await expect(email).toHaveValue("");

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { axeViolations } from "./resources-axe";
+import { axeViolations } from "./axe";
 import { test, expect, hydrated } from "./fixtures";
 import { siteUrl } from "../app/content/site";
 

@@ -1,4 +1,4 @@
-import { test, expect, hydrated, scrolledTo, slowFunction } from "./fixtures";
+import { test, expect, hydrated, scrolledTo, holdFunction } from "./fixtures";
 import { externalLinks } from "../app/content/site";
 
 test.describe("/products", () => {
@@ -194,11 +194,12 @@ test("the waitlist form: required email, 'Subscribing...', toast, field cleared"
   expect(await email.evaluate((el: HTMLInputElement) => el.validity.typeMismatch)).toBe(true);
   await expect(page.getByRole("status")).toHaveCount(0);
 
-  await slowFunction(page, "join-waitlist");
+  const call = await holdFunction(page, "join-waitlist");
   await email.fill("founder@example.com");
   await submit.click();
   const busy = page.locator("#waitlist").getByRole("button", { name: "Subscribing..." });
   await expect(busy).toBeDisabled();
+  await call.release();
   await expect(page.getByRole("status")).toContainText("You're on the list!");
   await expect(page.getByRole("status")).toContainText("LedgerLoop");
   await expect(email).toHaveValue("");

@@ -11,7 +11,6 @@
  * identity have no axe violations.
  */
 import { test, expect, type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
@@ -21,6 +20,7 @@ import { env } from "../auth-tests/studio-env.mjs";
 import { startOIDCProvider, type OIDCProvider } from "../auth-tests/idp/oidc-provider.mjs";
 import { startSAMLIdP, type SAMLIdP } from "../auth-tests/idp/saml-idp.mjs";
 import { startStudio, type Studio } from "./staff-console";
+import { expectNoAxeViolations } from "./axe";
 
 // One studio and one IdP for the file's tests, in order.
 test.describe.configure({ mode: "serial" });
@@ -137,12 +137,6 @@ test("Tab reaches the sign-in screen's buttons in order, each named", async ({ p
   await expect(page.getByLabel(signInCopy.emailLabel)).toBeFocused();
 });
 
-const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
-
-async function expectNoAxeViolations(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(axeTags).analyze();
-  expect(violations.map((v) => `${where}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
-}
 
 test("the sign-in screen with providers, the SSO step, a refusal and the account screen with the linked IdP have no axe violations at 1280 and 375 px, light and dark", async ({ browser }) => {
   test.setTimeout(180_000);
