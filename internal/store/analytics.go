@@ -144,9 +144,8 @@ func (s *DB) writeAnalytics(ctx context.Context, tx *sql.Tx, views []analytics.V
 // the days before saltsFrom.
 func (s *DB) PruneAnalytics(ctx context.Context, rawBefore time.Time, saltsFrom string) error {
 	return s.write(ctx, "prune analytics", func(ctx context.Context, tx *sql.Tx) error {
-		var st rollupState
-		if err := tx.QueryRowContext(ctx, `SELECT rolled_through, raw_from FROM analytics_rollup_state WHERE id = 'state'`).
-			Scan(&st.rolledThrough, &st.rawFrom); err != nil {
+		st, err := s.lockedRollupState(ctx, tx) // a roll-up waits: no day is pruned while rolled up
+		if err != nil {
 			return err
 		}
 		before := min(floorDay(rawBefore.Unix()), st.rolledThrough)
