@@ -412,10 +412,19 @@ func (s *DB) RemoveObjects(ctx context.Context, bucket string, names []string) (
 				made = append(made, objectChanged(changes.Delete, bucket, name))
 			}
 		}
+		if len(made) > maxObjectChanges { // one change of the bucket says as much
+			made = bucketChanged(changes.Update, bucket, nil)
+		}
 		return made, nil
 	})
 	return removed, err
 }
+
+// maxObjectChanges bounds the changes one write announces of a bucket's
+// objects; more are announced as one change of the bucket, so that a
+// removal of many files neither sends as many notifications nor fills the
+// buffer of the bus's other listeners (realtime's).
+const maxObjectChanges = 100
 
 // bucketChanged is the change of bucket id made by a write whose outcome
 // is refused (none when it is not nil). It names the bucket and all its

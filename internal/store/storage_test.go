@@ -26,6 +26,7 @@ func TestStorageStore(t *testing.T) {
 			t.Run("a name is taken once by simultaneous uploads", func(t *testing.T) { testPutObjectRace(t, engine.New(t)) })
 			t.Run("list: folders, search, sort, pages", func(t *testing.T) { testListObjects(t, engine.New(t)) })
 			t.Run("move, remove, empty", func(t *testing.T) { testMoveRemove(t, engine.New(t)) })
+			t.Run("each write announces what it changed", func(t *testing.T) { testStorageChanges(t, engine.New(t)) })
 		})
 	}
 }
@@ -260,4 +261,59 @@ func testMoveRemove(t *testing.T, db *store.DB) {
 	if _, err := db.EmptyBucket(ctx, "a"); !errors.Is(err, files.ErrBucketNotFound) {
 		t.Errorf("empty missing = %v, want ErrBucketNotFound", err)
 	}
+}
+
+// testStorageChanges: every write of a bucket or an object announces its
+// change on the bus (package storage's catalog forgets by them); a refused
+// write announces none, and a removal of many names is one change of the
+// bucket.
+func testStorageChanges(t *testing.T, db *store.DB) {
+	ctx := context.Background()
+	sub := db.Changes().Subscribe(300)
+	defer sub.Close()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect := func(what string, want ...string) {
+		t.Helper()
+		if got := received(t, sub, len(want)); !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", what, got, want)
+		}
+	}
+	must(db.CreateBucket(ctx, bucketOf("a", true)))
+	expect("create", "INSERT storage_buckets a")
+	if err := db.CreateBucket(ctx, bucketOf("a", true)); !errors.Is(err, files.ErrBucketExists) {
+		t.Fatal(err)
+	}
+	must(db.UpdateBucket(ctx, bucketOf("a", false)))
+	expect("update (the refused create announced nothing)", "UPDATE storage_buckets a")
+	_, err := db.PutObject(ctx, objectOf("a", "x", t0), false)
+	must(err)
+	expect("put", "INSERT storage_objects a|x")
+	_, err = db.PutObject(ctx, objectOf("a", "x", t0.Add(time.Second)), true)
+	must(err)
+	expect("replace", "UPDATE storage_objects a|x")
+	must(db.MoveObject(ctx, "a", "x", "a", "y", t0))
+	expect("move", "DELETE storage_objects a|x", "INSERT storage_objects a|y")
+	_, err = db.RemoveObjects(ctx, "a", []string{"y", "nope"})
+	must(err)
+	expect("remove", "DELETE storage_objects a|y")
+	var many []string
+	for i := range 101 {
+		many = append(many, fmt.Sprint(i))
+		_, err = db.PutObject(ctx, objectOf("a", many[i], t0), false)
+		must(err)
+	}
+	received(t, sub, 101)
+	_, err = db.RemoveObjects(ctx, "a", many)
+	must(err)
+	expect("remove 101", "UPDATE storage_buckets a")
+	_, err = db.EmptyBucket(ctx, "a")
+	must(err)
+	expect("empty", "UPDATE storage_buckets a")
+	must(db.DeleteBucket(ctx, "a"))
+	expect("delete", "DELETE storage_buckets a")
 }
