@@ -204,15 +204,7 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 	// opening of the blob deletes the blob read of: read again, once, from
 	// the store (the catalog may not have heard of it yet).
 	for attempt := range 2 {
-		var o files.Object
-		var err error
-		if attempt == 0 {
-			o, err = s.catalog.object(req.r.Context(), s.store, bucket, name)
-		} else {
-			ctx, cancel := storeCtx(req.r)
-			o, err = s.store.Object(ctx, bucket, name)
-			cancel()
-		}
+		o, err := s.object(req, bucket, name, attempt == 0)
 		if err != nil {
 			return 0, s.failed(req, err)
 		}
@@ -240,21 +232,38 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 			attachment(h, req.r.URL.Query(), name)
 		}
 		if whole != nil && wholeAsked(req.r) {
-			// What http.ServeContent answers, without its parsing and copies.
-			h["Accept-Ranges"] = acceptRanges
-			h["Last-Modified"] = []string{o.UpdatedAt.UTC().Format(http.TimeFormat)}
-			h["Content-Length"] = []string{strconv.Itoa(len(whole))}
-			req.w.WriteHeader(http.StatusOK)
-			if req.r.Method != http.MethodHead {
-				_, _ = req.w.Write(whole)
-			}
-			return http.StatusOK, nil
+			return sendWhole(req, o, whole), nil
 		}
 		pw := newProgressWriter(req.w)
 		http.ServeContent(pw, req.r, "", o.UpdatedAt, f)
 		return pw.status, nil
 	}
 	return 0, errNoSuchKey()
+}
+
+// object reads the object name of bucket for a download: from the catalog,
+// or from the store itself.
+func (s *Service) object(req *request, bucket, name string, fromCatalog bool) (files.Object, error) {
+	if fromCatalog {
+		return s.catalog.object(req.r.Context(), s.store, bucket, name)
+	}
+	ctx, cancel := storeCtx(req.r)
+	defer cancel()
+	return s.store.Object(ctx, bucket, name)
+}
+
+// sendWhole answers what http.ServeContent answers a request for all of o
+// (wholeAsked), its bytes in memory, without its parsing and copies.
+func sendWhole(req *request, o files.Object, whole []byte) int {
+	h := req.w.Header()
+	h["Accept-Ranges"] = acceptRanges
+	h["Last-Modified"] = []string{o.UpdatedAt.UTC().Format(http.TimeFormat)}
+	h["Content-Length"] = []string{strconv.Itoa(len(whole))}
+	req.w.WriteHeader(http.StatusOK)
+	if req.r.Method != http.MethodHead {
+		_, _ = req.w.Write(whole)
+	}
+	return http.StatusOK
 }
 
 // attachment makes an answer an attachment when q asks for it: ?download
