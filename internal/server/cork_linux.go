@@ -6,10 +6,11 @@ import (
 )
 
 // cork holds back partial segments of c (TCP_CORK) until the function it
-// returns is called: a header written just before a file's sendfile(2)
-// then leaves in the file's first segments instead of a small one of its
-// own, as nginx's tcp_nopush does. Anything but a TCP connection is left
-// as it is.
+// returns is called (or for 200 ms at most, Linux's own bound): a header
+// written just before a file's sendfile(2) then leaves in the file's first
+// segments, and each part of the file without a small segment of its own,
+// as with nginx's tcp_nopush. Anything but a TCP connection is left as it
+// is.
 func cork(c net.Conn) (uncork func()) {
 	tc, ok := c.(*net.TCPConn)
 	if !ok {

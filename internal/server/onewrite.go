@@ -45,6 +45,7 @@ type gatheringConn struct {
 	net.Conn
 	gathering bool
 	gathered  *[]byte // from gatherBuffers while something is gathered, else nil
+	uncork    func()  // while corked by ReadFrom, else nil
 }
 
 type gatheringConnKey struct{}
@@ -106,11 +107,14 @@ func (c *gatheringConn) Write(p []byte) (int, error) {
 
 // ReadFrom sends what was gathered, then what r holds as the connection
 // reads it: a file by sendfile(2) on a TCP connection (net/http's response
-// hands it here), the header gathered before it in the same segments.
+// hands it here). While gathering, the connection stays corked until the
+// answer is sent: its header and its file, sent in parts, leave in full
+// segments, as with nginx's tcp_nopush.
 func (c *gatheringConn) ReadFrom(r io.Reader) (int64, error) {
+	if c.gathering && c.uncork == nil {
+		c.uncork = cork(c.Conn)
+	}
 	if c.gathered != nil {
-		uncork := cork(c.Conn)
-		defer uncork()
 		_, err := c.Conn.Write(*c.gathered)
 		c.release()
 		if err != nil {
@@ -124,11 +128,14 @@ func (c *gatheringConn) ReadFrom(r io.Reader) (int64, error) {
 // shows at the connection's next read or write, where net/http handles it.
 func (c *gatheringConn) send() {
 	c.gathering = false
-	if c.gathered == nil {
-		return
+	if c.gathered != nil {
+		_, _ = c.Conn.Write(*c.gathered)
+		c.release()
 	}
-	_, _ = c.Conn.Write(*c.gathered)
-	c.release()
+	if c.uncork != nil {
+		c.uncork()
+		c.uncork = nil
+	}
 }
 
 func (c *gatheringConn) release() {
