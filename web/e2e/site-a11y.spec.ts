@@ -199,9 +199,11 @@ test.describe("email fields are big enough to hit (WCAG 2.5.8)", () => {
   for (const width of widths) {
     test(`at ${width} px the waitlist, newsletter and resource fields are at least 40 px tall`, async ({ page }) => {
       const short: string[] = [];
+      // Measured in the page in one step: a protocol box model can come back
+      // empty if the node is swapped between finding and measuring it.
       const measure = async (name: string, field: Locator) => {
-        const box = await field.boundingBox();
-        if (!box || box.height < 40) short.push(`${name}: ${box?.height}`);
+        const height = await field.evaluate((el) => el.getBoundingClientRect().height);
+        if (height < 40) short.push(`${name}: ${height}`);
       };
       await open(page, "/products/saas-3", width);
       await measure("waitlist", page.locator('#waitlist input[type="email"]'));
