@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -35,26 +34,27 @@ func TestBlobCacheBound(t *testing.T) {
 	}
 }
 
-// countingObjects is a store whose every object exists.
-type countingObjects struct{ files.Store }
-
-func (countingObjects) Object(_ context.Context, bucket, name string) (files.Object, error) {
-	return files.Object{BucketID: bucket, Name: name, UserMetadata: []byte(`{"big":"` + strings.Repeat("x", 100) + `"}`)}, nil
+// anyObject reads the object name of bucket as one that exists, with user
+// metadata.
+func anyObject(bucket, name string) func() (files.Object, error) {
+	return func() (files.Object, error) {
+		return files.Object{BucketID: bucket, Name: name, UserMetadata: []byte(`{"big":"` + strings.Repeat("x", 100) + `"}`)}, nil
+	}
 }
 
-// TestCatalogBound: a catalog knows at most maxCatalogObjects objects,
+// TestCatalogBound: a catalog knows at most maxCatalogEntries objects,
 // without their user metadata, and forgets what a change names.
 func TestCatalogBound(t *testing.T) {
 	var c catalog
 	c.reset(true)
-	ctx := context.Background()
-	for i := range maxCatalogObjects + 50 {
-		if _, err := c.object(ctx, countingObjects{}, "b", fmt.Sprint(i)); err != nil {
+	for i := range maxCatalogEntries + 50 {
+		name := fmt.Sprint(i)
+		if _, err := c.object("b", name, anyObject("b", name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := len(c.objects); n != maxCatalogObjects {
-		t.Errorf("%d objects known, want %d", n, maxCatalogObjects)
+	if n := len(c.objects); n != maxCatalogEntries {
+		t.Errorf("%d objects known, want %d", n, maxCatalogEntries)
 	}
 	for k, o := range c.objects {
 		if o.UserMetadata != nil {

@@ -4,14 +4,13 @@ import (
 	"context"
 	"sync"
 
-	"studio/internal/api"
 	"studio/internal/changes"
 	"studio/internal/files"
 )
 
-// maxCatalogObjects bounds the objects a catalog knows: a few megabytes
-// of metadata at most (a name is at most MaxNameBytes).
-const maxCatalogObjects = 10_000
+// maxCatalogEntries bounds the buckets, and the objects, a catalog knows:
+// a few megabytes of metadata at most (a name is at most MaxNameBytes).
+const maxCatalogEntries = 10_000
 
 // catalog is what this server knows of buckets and objects, so that a
 // download (of a public file, above all) reads no store: the metadata of
@@ -80,76 +79,57 @@ func (c *catalog) changed(ch changes.Change) {
 	delete(c.objects, object)
 }
 
-// bucket is the bucket id, from the catalog when trusted, else the store's
-// (read within api.StoreTimeout).
-func (c *catalog) bucket(ctx context.Context, st files.Store, id string) (files.Bucket, error) {
-	c.mu.RLock()
-	b, ok := c.buckets[id]
-	trusted, gen := c.trusted, c.gen
-	c.mu.RUnlock()
-	if ok {
-		return b, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, api.StoreTimeout)
-	defer cancel()
-	b, err := st.Bucket(ctx, id)
-	if err == nil && trusted {
-		c.keep(gen, func() {
-			if c.buckets == nil {
-				c.buckets = map[string]files.Bucket{}
-			}
-			c.buckets[id] = b
-		})
-	}
-	return b, err
+// bucket is the bucket id, from the catalog when trusted, else read's.
+func (c *catalog) bucket(id string, read func() (files.Bucket, error)) (files.Bucket, error) {
+	return lookup(c, &c.buckets, id, read)
 }
 
-// object is the object name of bucket, from the catalog when trusted, else
-// the store's, read as bucket does (and kept without its user metadata,
-// which no download sends).
-func (c *catalog) object(ctx context.Context, st files.Store, bucket, name string) (files.Object, error) {
-	key := files.ObjectName{Bucket: bucket, Name: name}
+// object is the object name of bucket, as bucket is, without its user
+// metadata (no download sends it).
+func (c *catalog) object(bucket, name string, read func() (files.Object, error)) (files.Object, error) {
+	return lookup(c, &c.objects, files.ObjectName{Bucket: bucket, Name: name}, func() (files.Object, error) {
+		o, err := read()
+		o.UserMetadata = nil
+		return o, err
+	})
+}
+
+// lookup is the entry key of known (one of c's maps) if c knows it, else
+// what read reads from the store, kept if the catalog is trusted and nothing
+// was forgotten while it read (it may have read the row a change replaced).
+// When known is full, an entry at random makes room.
+func lookup[K comparable, V any](c *catalog, known *map[K]V, key K, read func() (V, error)) (V, error) {
 	c.mu.RLock()
-	o, ok := c.objects[key]
+	v, ok := (*known)[key]
 	trusted, gen := c.trusted, c.gen
 	c.mu.RUnlock()
 	if ok {
-		return o, nil
+		return v, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, api.StoreTimeout)
-	defer cancel()
-	o, err := st.Object(ctx, bucket, name)
-	if err == nil && trusted {
-		kept := o
-		kept.UserMetadata = nil
-		c.keep(gen, func() {
-			if c.objects == nil {
-				c.objects = map[files.ObjectName]files.Object{}
-			}
-			if len(c.objects) >= maxCatalogObjects {
-				for k := range c.objects { // one at random makes room
-					delete(c.objects, k)
-					break
-				}
-			}
-			c.objects[key] = kept
-		})
+	v, err := read()
+	if err != nil || !trusted {
+		return v, err
 	}
-	return o, err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.trusted || c.gen != gen {
+		return v, nil
+	}
+	if *known == nil {
+		*known = map[K]V{}
+	}
+	if len(*known) >= maxCatalogEntries {
+		for k := range *known {
+			delete(*known, k)
+			break
+		}
+	}
+	(*known)[key] = v
+	return v, nil
 }
 
 // forget forgets the object name of bucket: its blob was not found, so its
 // row has changed (a replacement whose news has not come yet).
 func (c *catalog) forget(bucket, name string) {
 	c.changed(changes.Change{Table: files.ObjectChanges, Key: []string{bucket, name}})
-}
-
-// keep runs add (which adds what a lookup read) if the catalog is still
-// trusted and nothing was forgotten since gen.
-func (c *catalog) keep(gen uint64, add func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.trusted && c.gen == gen {
-		add()
-	}
 }

@@ -244,12 +244,15 @@ func (s *Service) serveObjectStatus(req *request, bucket, name string) (int, *Er
 // object reads the object name of bucket for a download: from the catalog,
 // or from the store itself.
 func (s *Service) object(req *request, bucket, name string, fromCatalog bool) (files.Object, error) {
-	if fromCatalog {
-		return s.catalog.object(req.r.Context(), s.store, bucket, name)
+	read := func() (files.Object, error) {
+		ctx, cancel := storeCtx(req.r)
+		defer cancel()
+		return s.store.Object(ctx, bucket, name)
 	}
-	ctx, cancel := storeCtx(req.r)
-	defer cancel()
-	return s.store.Object(ctx, bucket, name)
+	if fromCatalog {
+		return s.catalog.object(bucket, name, read)
+	}
+	return read()
 }
 
 // sendWhole answers what http.ServeContent answers a request for all of o

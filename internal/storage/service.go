@@ -311,17 +311,22 @@ func (s *Service) failed(req *request, err error) *Error {
 // bucket returns the bucket id when the caller may read it; a bucket they
 // may not read is answered as one that does not exist.
 func (s *Service) bucket(req *request, id string) (files.Bucket, *Error) {
-	ctx, cancel := storeCtx(req.r)
-	defer cancel()
-	b, err := s.store.Bucket(ctx, id)
+	b, err := s.readBucket(req, id)
 	return s.mayRead(req, b, err)
 }
 
 // knownBucket is bucket, from the catalog: for a read of an object, which
 // changes nothing.
 func (s *Service) knownBucket(req *request, id string) (files.Bucket, *Error) {
-	b, err := s.catalog.bucket(req.r.Context(), s.store, id)
+	b, err := s.catalog.bucket(id, func() (files.Bucket, error) { return s.readBucket(req, id) })
 	return s.mayRead(req, b, err)
+}
+
+// readBucket reads the bucket id from the store.
+func (s *Service) readBucket(req *request, id string) (files.Bucket, error) {
+	ctx, cancel := storeCtx(req.r)
+	defer cancel()
+	return s.store.Bucket(ctx, id)
 }
 
 // mayRead is the bucket b read with err when the caller may read it.
