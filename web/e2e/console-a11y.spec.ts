@@ -198,6 +198,30 @@ for (const width of [375, 1280]) {
       await expect(page.getByRole("heading", { level: 1, name: inboxCopy.title })).toBeVisible();
     });
 
+    test("14: the header shows every link whole at this width (WCAG 1.4.10), each reached by Tab and big enough to hit", async ({ browser }) => {
+      const page = await newPage(browser, width);
+      await signIn(page, studio, addStaff("Noor"), { fromCli: true });
+      const header = page.getByRole("banner");
+      const links = [consoleShell.name, ...consoleNav.map((n) => n.label), consoleShell.backToSite];
+      // Back from the screen's heading, where sign-in leaves focus, to the skip link.
+      await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+      const reached = new Set<string>();
+      for (let i = 0; i < 20 && !(await page.getByRole("link", { name: consoleShell.skip }).evaluate((el) => el === document.activeElement)); i++) {
+        await page.keyboard.press("Shift+Tab");
+        reached.add(await page.evaluate(() => (document.activeElement?.closest("header") ? (document.activeElement?.textContent ?? "").trim() : "")));
+      }
+      for (const name of links) {
+        const link = header.getByRole("link", { name: new RegExp(`^${name}\\b`) }); // the Inbox's says its open count too
+        await expect(link, name).toBeVisible();
+        const { left, right, width: w, height: h, shown } = await link.evaluate((el) => ({ ...el.getBoundingClientRect().toJSON(), shown: window.innerWidth }));
+        expect(Math.min(w, h), `${name}: ${w}×${h}`).toBeGreaterThanOrEqual(24);
+        expect(left >= 0 && right <= shown, `${name} within the page's width (${left}–${right} of ${shown})`).toBe(true);
+        expect([...reached].some((text) => text.includes(name)), `${name} reached by Tab: ${[...reached].join(" | ")}`).toBe(true);
+      }
+      await header.getByRole("link", { name: consoleShell.backToSite }).click();
+      await expect(page).toHaveURL(`${studio.base}/`);
+    });
+
     test("13: the document title names the screen: sign-in, check your mail, each console screen and a message's sender", async ({ browser }) => {
       const page = await newPage(browser, width);
       const sender = `Ines ${Date.now().toString(36)}${width}`;

@@ -4,7 +4,7 @@
  * the toasts. New contact messages are announced on every screen.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
-import { ExternalLink } from "lucide-react";
+import { ExternalLink, House } from "lucide-react";
 import { consoleNav, consoleShell, inboxCopy, openCountLabel } from "~/content/console";
 import { Logo } from "~/components/logo";
 import { ThemeToggle } from "~/components/theme-toggle";
@@ -69,13 +69,13 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
         {consoleShell.skip}
       </a>
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:flex-nowrap sm:px-6">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:px-6 lg:flex-nowrap">
           <ConsoleLink href={`${CONSOLE_ROOT}/inbox`} className="flex shrink-0 items-center gap-2 rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-brand-600">
             <Logo className="size-7" />
             <span>{consoleShell.name}</span>
           </ConsoleLink>
-          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-[calc(100%+1rem)] min-w-0 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto sm:flex-1">
-            <ul className="flex items-center justify-between gap-0.5 sm:justify-start sm:gap-1">
+          <nav aria-label={consoleShell.navLabel} className="order-last -mx-2 w-[calc(100%+1rem)] min-w-0 lg:order-none lg:mx-0 lg:w-auto lg:flex-1">
+            <ul className="flex flex-wrap items-center justify-between gap-0.5 sm:justify-start sm:gap-1">
               {consoleNav.map((item) => {
                 const current = navScreen(route) === item.screen;
                 return (
@@ -101,13 +101,13 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
               })}
             </ul>
           </nav>
-          <a href="/" className="ml-auto hidden items-center gap-1 rounded-md px-2 py-2 text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 md:flex dark:text-slate-400 dark:hover:text-white">
-            {consoleShell.backToSite}
-            <ExternalLink aria-hidden="true" className="size-3.5" />
+          {/* On a phone a house says it: its words would push the theme off the row. */}
+          <a href="/" className="ml-auto flex size-10 items-center justify-center gap-1 rounded-md text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 sm:size-auto sm:px-2 sm:py-2 dark:text-slate-400 dark:hover:text-white">
+            <House aria-hidden="true" className="size-5 sm:hidden" />
+            <span className="sr-only sm:not-sr-only">{consoleShell.backToSite}</span>
+            <ExternalLink aria-hidden="true" className="hidden size-3.5 sm:block" />
           </a>
-          <span className="ml-auto md:ml-0">
-            <ThemeToggle />
-          </span>
+          <ThemeToggle />
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">
