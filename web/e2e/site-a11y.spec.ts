@@ -199,9 +199,11 @@ test.describe("email fields are big enough to hit (WCAG 2.5.8)", () => {
   for (const width of widths) {
     test(`at ${width} px the waitlist, newsletter and resource fields are at least 40 px tall`, async ({ page }) => {
       const short: string[] = [];
-      // Measured in the page in one step: a protocol box model can come back
-      // empty if the node is swapped between finding and measuring it.
+      // What follows a page's first screen is laid out once its stylesheet has
+      // arrived, which the page asks for after its first paint: maybe after
+      // its load event, on a busy machine.
       const measure = async (name: string, field: Locator) => {
+        await expect(field, name).toBeVisible();
         const height = await field.evaluate((el) => el.getBoundingClientRect().height);
         if (height < 40) short.push(`${name}: ${height}`);
       };
