@@ -42,7 +42,7 @@ func anyObject(bucket, name string) func() (files.Object, error) {
 	}
 }
 
-// TestCatalogBound: a catalog knows at most maxCatalogEntries objects,
+// TestCatalogBound: a catalog knows at most maxCatalogEntries objects (and buckets),
 // without their user metadata, and forgets what a change names.
 func TestCatalogBound(t *testing.T) {
 	var c catalog
@@ -55,6 +55,15 @@ func TestCatalogBound(t *testing.T) {
 	}
 	if n := len(c.objects); n != maxCatalogEntries {
 		t.Errorf("%d objects known, want %d", n, maxCatalogEntries)
+	}
+	for i := range maxCatalogEntries + 50 {
+		id := fmt.Sprint(i)
+		if _, err := c.bucket(id, func() (files.Bucket, error) { return files.Bucket{ID: id}, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(c.buckets); n != maxCatalogEntries {
+		t.Errorf("%d buckets known, want %d", n, maxCatalogEntries)
 	}
 	for k, o := range c.objects {
 		if o.UserMetadata != nil {
