@@ -198,7 +198,7 @@ for (const width of [375, 1280]) {
       await expect(page.getByRole("heading", { level: 1, name: inboxCopy.title })).toBeVisible();
     });
 
-    test("14: the header shows every link whole at this width (WCAG 1.4.10), each reached by Tab and big enough to hit", async ({ browser }) => {
+    test("14: the header shows every link whole at this width (WCAG 1.4.10), each reached by Tab and big enough to hit, and hides no focus (2.4.11)", async ({ browser }) => {
       const page = await newPage(browser, width);
       await signIn(page, studio, addStaff("Noor"), { fromCli: true });
       const header = page.getByRole("banner");
@@ -218,6 +218,9 @@ for (const width of [375, 1280]) {
         expect(left >= 0 && right <= shown, `${name} within the page's width (${left}–${right} of ${shown})`).toBe(true);
         expect([...reached].some((text) => text.includes(name)), `${name} reached by Tab: ${[...reached].join(" | ")}`).toBe(true);
       }
+      // What gets focus, or is scrolled to, stops below the sticky header (WCAG 2.4.11).
+      const { padding, height } = await header.evaluate((el) => ({ padding: parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop), height: el.getBoundingClientRect().height }));
+      expect(padding, `scroll padding under a header ${height} px tall`).toBeGreaterThanOrEqual(height);
       await header.getByRole("link", { name: consoleShell.backToSite }).click();
       await expect(page).toHaveURL(`${studio.base}/`);
     });
