@@ -10,7 +10,8 @@ import { analyticsCopy } from "~/content/console-analytics";
 import { listCopy } from "~/content/console";
 import type { Filters, Summary, SummaryArgs } from "../data/analytics";
 import { clientFor, fakeLive, json, renderConsole } from "../test-console";
-import { AnalyticsScreen, LIST_ROWS } from "./analytics";
+import { AnalyticsScreen } from "./analytics";
+import { LIST_ROWS } from "./analytics-lists";
 import { dayString, parseDay, summaryArgs } from "./analytics-params";
 import type { ChartProps } from "./analytics-chart";
 

@@ -9,22 +9,24 @@
  * the summary through the cache (coalesced, at most about once a second).
  *
  * The shell loads this screen with React.lazy, and it loads its chart
- * (uPlot) the same way: /admin's first load carries neither.
+ * (uPlot) the same way: /admin's first load carries neither. Its chart is
+ * in analytics-over-time.tsx, its lists in analytics-lists.tsx.
  */
-import { Component, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { X } from "lucide-react";
 import { analyticsCopy as copy } from "~/content/console-analytics";
 import { buttonClass } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
-import { ANALYTICS_TABLE, analyticsSummary, conversionTotals, FILTER_KEYS, type Filters, type FilterKey, type Interval, type Point, type Summary } from "../data/analytics";
+import { ANALYTICS_TABLE, analyticsSummary, conversionTotals, FILTER_KEYS, type Interval, type Summary } from "../data/analytics";
 import { useConsole } from "../data/console-context";
 import { useRead } from "../data/use-read";
-import { navigate, useLocation, ConsoleLink } from "../router";
+import { navigate, useLocation } from "../router";
 import { useDocumentTitle } from "../ui/document-title";
 import { LoadingState, ProblemState } from "../ui/states";
-import { formatDateTime } from "../time";
 import { csvFileName } from "./csv";
 import { analyticsCsv } from "./analytics-csv";
+import { Goals, pageTab, sourceTabs, TopList, valueTab } from "./analytics-lists";
+import { OverTime } from "./analytics-over-time";
 import {
   addDays,
   analyticsSearch,
@@ -35,21 +37,13 @@ import {
   PERIODS,
   readAnalyticsParams,
   summaryArgs,
-  withFilter,
   withoutFilter,
   type AnalyticsParams,
   type Period,
 } from "./analytics-params";
+import { card, muted } from "./analytics-ui";
 import { ExportButton, FilterButtons } from "./list-controls";
 import { LiveMark } from "./list-screen";
-
-const AnalyticsChart = lazy(() => import("./analytics-chart"));
-
-/** How many rows a list shows before "Show all". */
-export const LIST_ROWS = 10;
-
-const card = "rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900/40";
-const muted = "text-slate-600 dark:text-slate-400";
 
 /** useAnalyticsParams is the screen's period and filters from the URL, and the way to change them. */
 function useAnalyticsParams() {
@@ -173,27 +167,7 @@ export function AnalyticsScreen() {
               <TopList
                 title={copy.lists.sources.title}
                 filtered={filters.length > 0}
-                tabs={[
-                  {
-                    id: "sources",
-                    label: copy.lists.sources.tabs.sources,
-                    column: copy.columns.source,
-                    rows: shown.sources.map((r) => ({ key: r.source, label: r.source, visitors: r.visitors, filter: { source: r.source } })),
-                    filterName: copy.filterNames.source,
-                  },
-                  {
-                    id: "campaigns",
-                    label: copy.lists.sources.tabs.campaigns,
-                    column: copy.columns.campaign,
-                    rows: shown.campaigns.map((r) => ({
-                      key: `${r.utm_source}/${r.utm_medium}/${r.utm_campaign}`,
-                      label: campaignLabel(r),
-                      visitors: r.visitors,
-                      filter: campaignFilter(r),
-                    })),
-                    filterName: copy.filterNames.utm_campaign,
-                  },
-                ].map((t) => ({ ...t, href: (f: Filters) => href(withFilter(params, f)) }))}
+                tabs={sourceTabs(shown, href, params)}
               />
               <TopList
                 title={copy.lists.devices.title}
@@ -329,300 +303,7 @@ function Stats({ s }: { s: Summary }) {
   );
 }
 
-/** ChartBoundary shows a line in the chart's place when its code cannot load or draw; the table still has the numbers. */
-class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  render() {
-    if (!this.state.failed) return this.props.children;
-    return <p className={cn("flex h-60 items-center justify-center text-sm", muted)}>{copy.chart.failed}</p>;
-  }
-}
-
 /** dayLabel names the UTC day that begins at iso ("Mar 2, 2026 (UTC)" in en-US): rollups keep UTC days. */
 function dayLabel(iso: string): string {
   return `${new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso))} (UTC)`;
-}
-
-/** stepLabel names a step of the series: its hour, or its day. */
-function stepLabel(iso: string, interval: Interval): string {
-  const d = new Date(iso);
-  if (interval === "day") return new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric" }).format(d);
-  return formatDateTime(iso);
-}
-
-function OverTime({ s, interval }: { s: Summary; interval: Interval }) {
-  const [metric, setMetric] = useState<"visitors" | "views">("visitors");
-  const total = metric === "visitors" ? s.visitors : s.views;
-  const before = metric === "visitors" ? s.previous.visitors : s.previous.views;
-  const label = copy.chart.description(copy.chart.metrics[metric], copy.format.int(total), copy.format.int(before), copy.chart.steps[interval]);
-  return (
-    <section aria-labelledby="chart-title" className={card}>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="chart-title" className="text-lg font-semibold">
-          {copy.chart.title}
-        </h2>
-        <FilterButtons label={copy.chart.metricLabel} options={(["visitors", "views"] as const).map((m) => ({ value: m, label: copy.chart.metrics[m] }))} value={metric} onChange={setMetric} />
-      </div>
-      <ul className={cn("mt-2 flex flex-wrap gap-4 text-xs", muted)}>
-        <li className="flex items-center gap-1.5">
-          <span aria-hidden="true" className="h-0.5 w-5 rounded bg-brand-600 dark:bg-brand-400" />
-          {copy.chart.current}
-        </li>
-        <li className="flex items-center gap-1.5">
-          <span aria-hidden="true" className="w-5 border-t-2 border-dashed border-slate-500 dark:border-slate-400" />
-          {copy.chart.previous}
-        </li>
-      </ul>
-      <div className="mt-2">
-        <ChartBoundary>
-          <Suspense fallback={<LoadingState label={copy.chart.loading} />}>
-            <AnalyticsChart
-              series={s.series}
-              previous={s.previous.series}
-              metric={metric}
-              interval={interval}
-              label={label}
-              now={Date.now()}
-              hover={(at, value, was) =>
-                copy.chart.hover(stepLabel(at.toISOString(), interval), value === undefined ? "–" : copy.format.int(value), was === undefined ? "–" : copy.format.int(was))
-              }
-            />
-          </Suspense>
-        </ChartBoundary>
-      </div>
-      <SeriesTable series={s.series} previous={s.previous.series} interval={interval} />
-    </section>
-  );
-}
-
-/** SeriesTable is the chart's numbers as a table, behind "Show as table". */
-function SeriesTable({ series, previous, interval }: { series: readonly Point[]; previous: readonly Point[]; interval: Interval }) {
-  const [open, setOpen] = useState(false);
-  const c = copy.chart.columns;
-  return (
-    <details className="mt-3" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="cursor-pointer rounded-md text-sm font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-300">
-        {open ? copy.chart.hideTable : copy.chart.showTable}
-      </summary>
-      {open && (
-        <div className="mt-2 max-h-96 overflow-auto rounded-lg border border-slate-200 dark:border-slate-800" tabIndex={0} role="region" aria-label={copy.chart.tableCaption}>
-          <table className="w-full text-left text-sm tabular-nums" data-testid="series-table">
-            <caption className="sr-only">{copy.chart.tableCaption}</caption>
-            <thead className="sticky top-0 bg-slate-50 text-slate-600 dark:bg-slate-900 dark:text-slate-400">
-              <tr>
-                {[c.at, c.visitors, c.views, c.previousAt, c.previousVisitors, c.previousViews].map((h, i) => (
-                  <th key={h} scope="col" className={cn("px-3 py-2 font-semibold", i !== 0 && i !== 3 && "text-right")}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-              {series.map((p, i) => {
-                const b = previous[i];
-                return (
-                  <tr key={p.at}>
-                    <th scope="row" className="px-3 py-1.5 font-normal">
-                      <time dateTime={p.at}>{stepLabel(p.at, interval)}</time>
-                    </th>
-                    <td className="px-3 py-1.5 text-right">{copy.format.int(p.visitors)}</td>
-                    <td className="px-3 py-1.5 text-right">{copy.format.int(p.views)}</td>
-                    <td className="px-3 py-1.5">{b && <time dateTime={b.at}>{stepLabel(b.at, interval)}</time>}</td>
-                    <td className="px-3 py-1.5 text-right">{b ? copy.format.int(b.visitors) : "–"}</td>
-                    <td className="px-3 py-1.5 text-right">{b ? copy.format.int(b.views) : "–"}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </details>
-  );
-}
-
-type ListRow = { key: string; label: string; visitors: number; views?: number; filter: Filters };
-type Tab = {
-  id: string;
-  label: string;
-  /** The name of the first column: what the rows are. */
-  column: string;
-  /** The name of the second count's column (views, or visits for entry and exit pages); none: visitors only. */
-  viewsColumn?: string;
-  rows: ListRow[];
-  /** The filter a row sets, as the chips name it. */
-  filterName: string;
-  href: (f: Filters) => string;
-};
-
-type Href = (p: AnalyticsParams) => string;
-
-function pageTab(list: "pages" | "entry_pages" | "exit_pages", s: Summary, key: "path" | "entry_page" | "exit_page", href: Href, params: AnalyticsParams): Tab {
-  return {
-    id: list,
-    label: copy.lists.pages.tabs[list],
-    column: copy.columns.path,
-    viewsColumn: list === "pages" ? copy.columns.views : copy.columns.visits,
-    rows: s[list].map((p) => ({ key: p.path, label: p.path, visitors: p.visitors, views: p.views, filter: { [key]: p.path } })),
-    filterName: copy.filterNames[key],
-    href: (f) => href(withFilter(params, f)),
-  };
-}
-
-/** valueLabel shows a dimension's value: a country's name for its code, a device class capitalised. */
-export function valueLabel(key: FilterKey, value: string): string {
-  // ZZ: the country table's "unknown" (a private or reserved address).
-  if (key === "country" && value === "ZZ") return copy.unknownCountry;
-  if (key === "country" && /^[A-Z]{2}$/.test(value)) {
-    try {
-      return new Intl.DisplayNames(["en"], { type: "region" }).of(value) ?? value;
-    } catch {
-      return value;
-    }
-  }
-  if (key === "device") return value.charAt(0).toUpperCase() + value.slice(1);
-  return value;
-}
-
-function valueTab(list: "browsers" | "oses" | "devices" | "countries", s: Summary, key: FilterKey, column: string, href: Href, params: AnalyticsParams): Tab {
-  return {
-    id: list,
-    label: list === "countries" ? copy.lists.countries.title : copy.lists.devices.tabs[list],
-    column,
-    rows: s[list].map((r) => ({ key: r.value, label: valueLabel(key, r.value), visitors: r.visitors, filter: { [key]: r.value } })),
-    filterName: copy.filterNames[key],
-    href: (f) => href(withFilter(params, f)),
-  };
-}
-
-function campaignLabel(r: { utm_source: string; utm_medium: string; utm_campaign: string }): string {
-  const via = [r.utm_source, r.utm_medium].filter(Boolean).join(" / ");
-  return r.utm_campaign ? (via ? `${r.utm_campaign} (${via})` : r.utm_campaign) : via;
-}
-
-/** campaignFilter is the filter of a campaign's row: its source, medium and name, those it has. */
-function campaignFilter(r: { utm_source: string; utm_medium: string; utm_campaign: string }): Filters {
-  const f: Filters = {};
-  if (r.utm_source) f.utm_source = r.utm_source;
-  if (r.utm_medium) f.utm_medium = r.utm_medium;
-  if (r.utm_campaign) f.utm_campaign = r.utm_campaign;
-  return f;
-}
-
-/** TopList is a card of one or more lists (chosen with buttons), each row a link that filters the screen by it. */
-function TopList({ title, tabs, filtered }: { title: string; tabs: Tab[]; filtered: boolean }) {
-  const [chosen, setChosen] = useState(tabs[0]!.id);
-  const [all, setAll] = useState(false);
-  const tab = tabs.find((t) => t.id === chosen) ?? tabs[0]!;
-  const id = `list-${tabs[0]!.id}`;
-  const max = Math.max(1, ...tab.rows.map((r) => r.visitors));
-  const rows = all ? tab.rows : tab.rows.slice(0, LIST_ROWS);
-  return (
-    <section aria-labelledby={id} className={card}>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={id} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {tabs.length > 1 && (
-          <FilterButtons
-            label={title}
-            options={tabs.map((t) => ({ value: t.id, label: t.label }))}
-            value={tab.id}
-            onChange={(v) => {
-              setChosen(v);
-              setAll(false);
-            }}
-          />
-        )}
-      </div>
-      {tab.rows.length === 0 ? (
-        <p className={cn("mt-3 text-sm", muted)}>{filtered ? copy.noneCountedFiltered : copy.noneCounted}</p>
-      ) : (
-        <table className="mt-3 w-full table-fixed text-sm" data-testid={`list-${tab.id}`}>
-          <caption className="sr-only">{tab.label}</caption>
-          <thead className={muted}>
-            <tr>
-              <th scope="col" className="pb-1 text-left font-semibold">
-                {tab.column}
-              </th>
-              <th scope="col" className="w-20 pb-1 text-right font-semibold">
-                {copy.columns.visitors}
-              </th>
-              {tab.viewsColumn && (
-                <th scope="col" className="w-16 pb-1 text-right font-semibold">
-                  {tab.viewsColumn}
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.key}>
-                <th scope="row" className="relative py-0.5 pr-2 text-left font-normal">
-                  <span aria-hidden="true" className="absolute inset-y-0.5 left-0 rounded bg-brand-50 dark:bg-brand-900/40" style={{ width: `${(r.visitors / max) * 100}%` }} />
-                  <ConsoleLink
-                    href={tab.href(r.filter)}
-                    className="relative block truncate rounded px-2 py-1 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
-                    title={r.label}
-                  >
-                    <span className="sr-only">{copy.filterBy(tab.filterName)}: </span>
-                    {r.label}
-                  </ConsoleLink>
-                </th>
-                <td className="py-0.5 text-right tabular-nums">{copy.format.int(r.visitors)}</td>
-                {tab.viewsColumn && <td className="py-0.5 text-right tabular-nums">{copy.format.int(r.views ?? 0)}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {tab.rows.length > LIST_ROWS && (
-        <button type="button" onClick={() => setAll(!all)} className="mt-2 rounded-md text-sm font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-300">
-          {all ? copy.showFewer : copy.showAll(tab.rows.length)}
-        </button>
-      )}
-    </section>
-  );
-}
-
-function Goals({ s }: { s: Summary }) {
-  return (
-    <section aria-labelledby="goals-title" className={card}>
-      <h2 id="goals-title" className="text-lg font-semibold">
-        {copy.lists.conversions.title}
-      </h2>
-      <table className="mt-3 w-full text-sm" data-testid="list-conversions">
-        <caption className="sr-only">{copy.lists.conversions.title}</caption>
-        <thead className={cn("text-xs sm:text-sm", muted)}>
-          <tr>
-            <th scope="col" className="pb-1 text-left align-bottom font-semibold">
-              {copy.columns.goal}
-            </th>
-            {[copy.columns.count, copy.columns.visitors, copy.columns.rate].map((h) => (
-              <th key={h} scope="col" className="pb-1 pl-2 text-right align-bottom font-semibold sm:pl-3">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {s.conversions.map((c) => (
-            <tr key={c.goal}>
-              <th scope="row" className="py-1.5 pr-2 text-left font-normal">
-                {copy.goals[c.goal] ?? c.goal}
-              </th>
-              {[copy.format.int(c.count), copy.format.int(c.visitors), copy.format.percent(c.rate)].map((v, i) => (
-                <td key={i} className="py-1.5 pl-2 text-right tabular-nums sm:pl-3">
-                  {v}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
-  );
 }
