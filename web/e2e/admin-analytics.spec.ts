@@ -12,6 +12,7 @@ import { test, expect, type Browser, type Page } from "@playwright/test";
 import { analyticsCopy } from "../app/content/console-analytics";
 import { consoleNav, listCopy } from "../app/content/console";
 import { axeViolations } from "./axe";
+import { hold } from "./fixtures";
 import { signIn, startStudio, type Studio } from "./staff-console";
 
 let studio: Studio;
@@ -100,5 +101,26 @@ test("counted views show on the screen, live; a page clicked filters it; no axe 
       expect(await axeViolations(page), `${width}px ${theme}`).toEqual([]);
     }
   }
+  await context.close();
+});
+
+test("nothing below the chart moves when its code arrives: a click on Show as table lands", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const email = `ben+${Date.now().toString(36)}@studio.test`;
+  studio.cli("staff", "add", email, "--name", "Ben");
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 }, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  await signIn(page, studio, email, { fromCli: true });
+  const chart = await hold(page, "**/assets/analytics-chart.*.js");
+  await page.goto(`${studio.base}/admin/analytics`);
+  await expect(stat(page, "views")).toBeVisible();
+  await chart.waitFor("analytics-chart");
+  const summary = page.getByText(analyticsCopy.chart.showTable);
+  const before = await summary.evaluate((el) => el.getBoundingClientRect().top + scrollY);
+  await chart.release();
+  await expect(page.getByTestId("analytics-chart").locator("canvas").first()).toBeVisible();
+  expect(await summary.evaluate((el) => el.getBoundingClientRect().top + scrollY)).toBe(before);
+  await summary.click();
+  await expect(page.getByTestId("series-table")).toBeVisible();
   await context.close();
 });

@@ -10,6 +10,9 @@ import { FilterButtons } from "./list-controls";
 
 const AnalyticsChart = lazy(() => import("./analytics-chart"));
 
+/** The height of the chart (its readout, h-5 mb-1, over h-60), kept while it loads or if it fails: nothing below moves when it comes. */
+const chartHeight = "h-66";
+
 /** ChartBoundary shows a line in the chart's place when its code cannot load or draw; the table still has the numbers. */
 class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };
@@ -18,7 +21,7 @@ class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean
   }
   render() {
     if (!this.state.failed) return this.props.children;
-    return <p className={cn("flex h-60 items-center justify-center text-sm", muted)}>{copy.chart.failed}</p>;
+    return <p className={cn("flex items-center justify-center text-sm", chartHeight, muted)}>{copy.chart.failed}</p>;
   }
 }
 
@@ -54,7 +57,13 @@ export function OverTime({ s, interval }: { s: Summary; interval: Interval }) {
       </ul>
       <div className="mt-2">
         <ChartBoundary>
-          <Suspense fallback={<LoadingState label={copy.chart.loading} />}>
+          <Suspense
+            fallback={
+              <div className={cn("flex items-center justify-center", chartHeight)}>
+                <LoadingState label={copy.chart.loading} />
+              </div>
+            }
+          >
             <AnalyticsChart
               series={s.series}
               previous={s.previous.series}
