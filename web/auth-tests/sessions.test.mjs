@@ -34,9 +34,10 @@ const hasSession = (storage) => [...storage.keys()].some((k) => k.endsWith("-aut
 
 test("session limits: inactivity and timebox end a session with session_expired", async () => {
   // A server on the same store whose sessions end after 3 s without a
-  // refresh, or 6 s after the sign-in. Waits are measured from when a
-  // sign-in or refresh was answered (the server's time is earlier).
-  const short = await startServe([...serveArgs(), "--session-inactivity-timeout", "3s", "--session-timebox", "6s"]);
+  // refresh, or 8 s after the sign-in. Waits are measured from when a
+  // sign-in or refresh was answered (the server's time is earlier); each
+  // step has a second or more to spare, for a machine busy with other tests.
+  const short = await startServe([...serveArgs(), "--session-inactivity-timeout", "3s", "--session-timebox", "8s"]);
   const until = (t) => sleep(t - Date.now());
   try {
     const idle = makeClient(short.url, anonKey);
@@ -71,9 +72,9 @@ test("session limits: inactivity and timebox end a session with session_expired"
     assert.ok(!events.includes("TOKEN_REFRESHED"), `events: ${events}`);
 
     assert.equal((await busy.c.auth.getUser()).error, null);
-    await refresh(busyAt + 3800);
-    await refresh(busyAt + 5300);
-    await until(busyAt + 6300); // busy: over 6 s after its sign-in, 1 s after a refresh
+    await refresh(busyAt + 4000);
+    await refresh(busyAt + 6000);
+    await until(busyAt + 8300); // busy: over 8 s after its sign-in, 2.3 s after a refresh
     const boxed = await busy.c.auth.refreshSession();
     assert.equal(boxed.error?.code, "session_expired");
     assert.equal(boxed.error?.message, "Invalid Refresh Token: Session Expired");
