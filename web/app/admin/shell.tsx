@@ -4,6 +4,7 @@
  * the toasts. New contact messages are announced on every screen.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
+import { useHeaderHeight } from "./ui/header-height";
 import { ExternalLink, House } from "lucide-react";
 import { consoleNav, consoleShell, inboxCopy, openCountLabel } from "~/content/console";
 import { Logo } from "~/components/logo";
@@ -63,12 +64,13 @@ export function ConsoleShell({ arrived = false }: { arrived?: boolean }) {
     focusScreen();
   }, [pathname, arrived]);
   const count = open.phase === "done" ? (open.count ?? 0) : undefined;
+  const header = useHeaderHeight();
   return (
     <div className="flex min-h-dvh flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow dark:focus:bg-slate-900">
         {consoleShell.skip}
       </a>
-      <header data-console-header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
+      <header ref={header} data-console-header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:px-6 lg:flex-nowrap">
           <ConsoleLink href={`${CONSOLE_ROOT}/inbox`} className="flex shrink-0 items-center gap-2 rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-brand-600">
             <Logo className="size-7" />
