@@ -9,7 +9,8 @@ import { useCallback } from "react";
  */
 export function useHeaderHeight() {
   return useCallback((header: HTMLElement | null) => {
-    if (!header) return;
+    // Without ResizeObserver (jsdom in unit tests) app.css's 7rem stands.
+    if (!header || typeof ResizeObserver === "undefined") return;
     const root = document.documentElement;
     const resize = new ResizeObserver(() => root.style.setProperty("--console-header", `${header.offsetHeight}px`));
     resize.observe(header);
