@@ -45,7 +45,7 @@ type running struct {
 	stop func()
 }
 
-func start(t *testing.T, db *store.DB, clk *clock, cfg analytics.Config) *running {
+func start(t *testing.T, db analytics.Store, clk *clock, cfg analytics.Config) *running {
 	t.Helper()
 	cfg.Site, cfg.Now = "https://studio.example", clk.Now
 	c := analytics.New(db, cfg)
@@ -255,6 +255,39 @@ func TestFullBufferDrops(t *testing.T) {
 	sum := summary(t, db, clk)
 	if sum.Views != 2 || sum.NotCounted.Dropped != 3 {
 		t.Errorf("views %d, dropped %d; want 2 and 3", sum.Views, sum.NotCounted.Dropped)
+	}
+}
+
+// slowSalt is a store whose DailySalt waits until released: a flush under
+// way when the studio stops.
+type slowSalt struct {
+	*store.DB
+	asked, release chan struct{}
+}
+
+func (s slowSalt) DailySalt(ctx context.Context, day string, candidate []byte) ([]byte, error) {
+	close(s.asked)
+	<-s.release
+	return s.DB.DailySalt(ctx, day, candidate)
+}
+
+// Stopping while a flush waits for the store loses nothing: the flush
+// finishes its writes before Run returns.
+func TestStopDuringAFlushLosesNothing(t *testing.T) {
+	db := storetest.Engines()[0].New(t)
+	clk := &clock{now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
+	slow := slowSalt{db, make(chan struct{}), make(chan struct{})}
+	c := start(t, slow, clk, analytics.Config{Every: 10 * time.Millisecond})
+	show(t, c, seen("http://studio.example/", firefox), ada)
+	<-slow.asked
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); c.stop() }()
+	time.Sleep(50 * time.Millisecond) // the stop is under way
+	close(slow.release)
+	<-stopped
+	sum := summary(t, db, clk)
+	if sum.Views != 1 || sum.NotCounted.Dropped != 0 {
+		t.Errorf("views %d, dropped %d; want 1 and 0", sum.Views, sum.NotCounted.Dropped)
 	}
 }
 

@@ -28,7 +28,8 @@ type Store interface {
 }
 
 // Run writes what the counter buffered at most every cfg.Every, until ctx
-// ends; then it writes what is left (the caller gives it time: see Close).
+// ends; then it writes what is left. A flush is never cut short by ctx (a
+// stop during one would drop its events): each takes at most flushTimeout.
 func (c *Counter) Run(ctx context.Context) {
 	tick := time.NewTicker(c.cfg.Every)
 	defer tick.Stop()
@@ -37,7 +38,7 @@ func (c *Counter) Run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
-			c.flush(context.WithoutCancel(ctx), &f)
+			c.flush(ctx, &f)
 			return
 		case <-tick.C:
 			c.flush(ctx, &f)
@@ -73,9 +74,14 @@ type flusher struct {
 // then it is dropped (and tallied as dropped).
 const maxTries = 30
 
+// flushTimeout bounds one flush's reads and writes of the store.
+const flushTimeout = 10 * time.Second
+
 var parserOnce = sync.OnceValue(useragent.NewParser)
 
 func (c *Counter) flush(ctx context.Context, f *flusher) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
+	defer cancel()
 	now := c.cfg.Now()
 	b := f.retry
 	if b == nil {
