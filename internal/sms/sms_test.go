@@ -108,20 +108,31 @@ func TestSendRetries(t *testing.T) {
 // context (the server shutting down), with the gateway's error and why.
 func TestSendStopsWithItsContext(t *testing.T) {
 	g, tw := newGateway(t, time.Hour, 503)
+	answered := make(chan struct{}, 1)
+	tw.client.Transport = answeredTransport{answered}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := tw.Send(ctx, "15550002222", ChannelSMS, "Your code is 123456")
 		done <- err
 	}()
-	for g.count() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	<-answered // the 503 is in; cancelling now ends the wait, not the post
 	cancel()
 	err := <-done
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "status 503") || g.count() != 1 {
 		t.Errorf("Send = %v after %d posts", err, g.count())
 	}
+}
+
+// answeredTransport tells of each answer the client has received.
+type answeredTransport struct{ answered chan<- struct{} }
+
+func (a answeredTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		a.answered <- struct{}{}
+	}
+	return res, err
 }
 
 func TestRetryAfter(t *testing.T) {
