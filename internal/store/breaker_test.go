@@ -105,8 +105,14 @@ func (f *freezer) thaw() {
 // TestFrozenPostgres: with PostgreSQL frozen, writes fail as unavailable
 // within the call deadline (2 s) instead of the request's 15 s; after three
 // in a row the breaker opens and writes fail at once, telling a Retry-After
-// of 5 s; once PostgreSQL answers again, writes succeed within a second.
-// The outage is logged once when it starts and once when it ends.
+// of 5 s; once PostgreSQL answers again, writes succeed within a probe's
+// wait (0.5 s) and a write. The outage is logged once when it starts and
+// once when it ends.
+//
+// Its bounds tell those apart, with room for a loaded machine (make test's
+// browser lane beside it): 4 s against the request's 15 s, 1 s for "at
+// once" against the 2 s deadline, 3 s against the 5 s Retry-After a
+// breaker that never probed would have clients wait.
 func TestFrozenPostgres(t *testing.T) {
 	u, err := url.Parse(storetest.PostgresURL(t))
 	if err != nil {
@@ -129,7 +135,7 @@ func TestFrozenPostgres(t *testing.T) {
 			start := time.Now()
 			_, err := db.CreateContactMessage(ctx, message(id, t0), nil)
 			took := time.Since(start)
-			if !errors.Is(err, fault.Unavailable) || took > 2500*time.Millisecond {
+			if !errors.Is(err, fault.Unavailable) || took > 4*time.Second {
 				t.Errorf("write %s while frozen: %v after %v, want unavailable within the 2 s deadline", id, err, took)
 			}
 			t.Logf("write %s while frozen: unavailable after %v", id, took)
@@ -142,7 +148,7 @@ func TestFrozenPostgres(t *testing.T) {
 	start := time.Now()
 	_, err = db.CreateContactMessage(ctx, message("refused", t0), nil)
 	took := time.Since(start)
-	if !errors.Is(err, breaker.ErrOpen) || !errors.Is(err, fault.Unavailable) || took > 100*time.Millisecond {
+	if !errors.Is(err, breaker.ErrOpen) || !errors.Is(err, fault.Unavailable) || took > time.Second {
 		t.Errorf("write with the breaker open: %v after %v, want ErrOpen (unavailable) at once", err, took)
 	}
 	t.Logf("write with the breaker open: refused after %v", took)
@@ -162,11 +168,11 @@ func TestFrozenPostgres(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if took := time.Since(thawed); took > time.Second {
-		t.Errorf("service resumed %v after the thaw, want within 1 s", took)
+	if took := time.Since(thawed); took > 3*time.Second {
+		t.Errorf("service resumed %v after the thaw, want within a probe's wait and a write", took)
 	}
 	t.Logf("service resumed %v after the thaw", time.Since(thawed))
-	if !db.Up() || time.Since(db.LastCommit()) > time.Second {
+	if !db.Up() || time.Since(db.LastCommit()) > 3*time.Second {
 		t.Errorf("after the thaw: up %v, last commit %v", db.Up(), db.LastCommit())
 	}
 	log := logged.String()
