@@ -131,11 +131,11 @@ func TestStaffUnlock(t *testing.T) {
 			func(_, stored string) bool { return stored == hash }, staff.CodeFailure{}, nil)
 		return err
 	}
-	// lockOut types MaxCodeFailures wrong codes, then gives Ada a code that
+	// lockOut types MaxFailures wrong codes, then gives Ada a code that
 	// is refused for it.
 	lockOut := func() {
 		t.Helper()
-		for range staff.MaxCodeFailures {
+		for range staff.MaxFailures {
 			if err := typed("wrong"); !errors.Is(err, staff.ErrCodeInvalid) {
 				t.Fatalf("wrong code: %v", err)
 			}
@@ -147,7 +147,7 @@ func TestStaffUnlock(t *testing.T) {
 		}
 		var locked *staff.CodesLockedError
 		if err := typed("right"); !errors.As(err, &locked) {
-			t.Fatalf("the right code after %d wrong ones: %v, want locked out", staff.MaxCodeFailures, err)
+			t.Fatalf("the right code after %d wrong ones: %v, want locked out", staff.MaxFailures, err)
 		}
 	}
 

@@ -15,7 +15,7 @@ import (
 func (s *Service) codeFailure(audit staff.AuditEntry) staff.CodeFailure {
 	locked := audit
 	locked.Action = staff.ActionCodesLocked
-	locked.Detail = fmt.Sprintf("%d wrong codes", staff.MaxCodeFailures)
+	locked.Detail = fmt.Sprintf("%d wrong codes", staff.MaxFailures)
 	if audit.Detail != "" {
 		locked.Detail += " (the last by " + audit.Detail + ")"
 	}
@@ -29,7 +29,7 @@ func (s *Service) codesLockedMail(to, ip string) *notify.Email {
 	if s.cfg.MailFrom == "" {
 		return nil
 	}
-	minutes := int(staff.CodeFailureWindow.Minutes())
+	minutes := int(staff.FailureWindow.Minutes())
 	return &notify.Email{
 		From:    s.cfg.MailFrom,
 		To:      []string{to},
@@ -44,7 +44,7 @@ func (s *Service) codesLockedMail(to, ip string) *notify.Email {
 			"If it was not you, someone is trying to sign in as you; they would still need\n"+
 			"a code from your mailbox or phone. To use codes again sooner, ask the site's\n"+
 			"operator to clear the lock (studio staff unlock %s).\n",
-			to, s.siteHost(), staff.MaxCodeFailures, ip, minutes, to),
+			to, s.siteHost(), staff.MaxFailures, ip, minutes, to),
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 
 const graceEmail = "grace@studio.test"
 
-// TestCodesLockout: MaxCodeFailures wrong codes typed for one person, over
+// TestCodesLockout: MaxFailures wrong codes typed for one person, over
 // two codes and both channels (e-mail and SMS), lock their codes out: the
 // right code of a fresh code, mailed or sent, answers 429
 // over_request_rate_limit with Retry-After until the hour that began with
@@ -59,7 +59,7 @@ func TestCodesLockout(t *testing.T) {
 			}
 			wantLocked := func(what string, r response, windowStart time.Time) {
 				t.Helper()
-				retry := fmt.Sprint(int(windowStart.Add(staff.CodeFailureWindow).Sub(f.clock.Now()).Seconds()))
+				retry := fmt.Sprint(int(windowStart.Add(staff.FailureWindow).Sub(f.clock.Now()).Seconds()))
 				if r.status != 429 || r.body["error_code"] != "over_request_rate_limit" || r.header.Get("Retry-After") != retry {
 					t.Errorf("%s while codes are locked out = %d %s Retry-After %q, want 429 over_request_rate_limit %s",
 						what, r.status, r.raw, r.header.Get("Retry-After"), retry)
@@ -88,11 +88,11 @@ func TestCodesLockout(t *testing.T) {
 				wrong(i, byMail)
 			}
 			phoneCode()
-			for i := staff.MaxCodeTries; i < staff.MaxCodeFailures; i++ {
+			for i := staff.MaxCodeTries; i < staff.MaxFailures; i++ {
 				wrong(i, byPhone)
 			}
 			mail := f.mail()
-			if strings.Count(mail, fmt.Sprintf("were entered wrongly %d times", staff.MaxCodeFailures)) != 1 ||
+			if strings.Count(mail, fmt.Sprintf("were entered wrongly %d times", staff.MaxFailures)) != 1 ||
 				!strings.Contains(mail, "studio staff unlock "+graceEmail) || !strings.Contains(mail, "passkey") {
 				t.Errorf("want one mail that tells of the guessing, got:\n%s", mail)
 			}
@@ -120,7 +120,7 @@ func TestCodesLockout(t *testing.T) {
 			}
 
 			// The lockout ends an hour after the first wrong code.
-			f.clock.Advance(windowStart.Add(staff.CodeFailureWindow - time.Second - auth.EmailInterval).Sub(f.clock.Now()))
+			f.clock.Advance(windowStart.Add(staff.FailureWindow - time.Second - auth.EmailInterval).Sub(f.clock.Now()))
 			code, _ = mailCode()
 			wantLocked("a second before the hour ends", byMail(code), windowStart)
 			f.clock.Advance(time.Second)
@@ -130,7 +130,7 @@ func TestCodesLockout(t *testing.T) {
 
 			// A new lockout mails again; UnlockCodes clears it.
 			windowStart = f.clock.Now()
-			for i := range staff.MaxCodeFailures {
+			for i := range staff.MaxFailures {
 				wrong(i, byMail)
 			}
 			if mail := f.mail(); strings.Count(mail, "were entered wrongly") != 1 {

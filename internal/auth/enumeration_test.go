@@ -198,14 +198,14 @@ func TestNoEnumerationByWork(t *testing.T) {
 				})
 			}
 			t.Run("verify until locked out", func(t *testing.T) {
-				f.clock.Advance(staff.CodeFailureWindow) // a new window for both
+				f.clock.Advance(staff.FailureWindow) // a new window for both
 				const verify = `{"type":"email","email":%q,"token":"wrong!"}`
-				for i := range staff.MaxCodeFailures + 1 {
+				for i := range staff.MaxFailures + 1 {
 					liveCode(t)
 					ofStaff := ask("/auth/v1/verify", fmt.Sprintf(verify, adaEmail))
 					other := ask("/auth/v1/verify", fmt.Sprintf(verify, stranger))
 					want := 403
-					if i == staff.MaxCodeFailures {
+					if i == staff.MaxFailures {
 						want = 429
 					}
 					if ofStaff.status != want || other.status != want || ofStaff.body != other.body || ofStaff.retry != other.retry {

@@ -31,10 +31,10 @@ func TestFactorDecide(t *testing.T) {
 	}
 	session := &staff.Session{ID: "s", UserID: "u", AAL: "aal1",
 		AMR: []staff.AMREntry{{Method: "otp", Timestamp: 1}, {Method: "totp", Timestamp: 2}}}
-	nearlyLocked := staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: now.Add(-time.Minute)}
-	locked := staff.FactorFailures{Count: staff.MaxFactorFailures, Since: now.Add(-time.Minute)}
-	failures := func(n int, since time.Time) *staff.FactorFailures {
-		return &staff.FactorFailures{Count: n, Since: since}
+	nearlyLocked := staff.Failures{Count: staff.MaxFailures - 1, Since: now.Add(-time.Minute)}
+	locked := staff.Failures{Count: staff.MaxFailures, Since: now.Add(-time.Minute)}
+	failures := func(n int, since time.Time) *staff.Failures {
+		return &staff.Failures{Count: n, Since: since}
 	}
 	tests := []struct {
 		name    string
@@ -51,7 +51,7 @@ func TestFactorDecide(t *testing.T) {
 		{"challenge expired: dropped", staff.FactorAttempt{Factor: factor, Challenge: challenge(func(c *staff.Challenge) { c.ExpiresAt = now })}, true,
 			staff.FactorDecision{Refused: staff.ErrChallengeExpired, Challenge: staff.ChallengeDropped}},
 		{"locked out: no code checked", staff.FactorAttempt{Factor: factor, Failures: locked, Challenge: challenge(nil)}, true,
-			staff.FactorDecision{Refused: &staff.FactorLockedError{Until: locked.Since.Add(staff.FactorFailureWindow)}}},
+			staff.FactorDecision{Refused: &staff.FactorLockedError{Until: locked.Since.Add(staff.FailureWindow)}}},
 		{"wrong code: counted", staff.FactorAttempt{Factor: factor, Challenge: challenge(nil), Session: session}, false,
 			staff.FactorDecision{Refused: staff.ErrVerificationFailed, Challenge: staff.ChallengeTried, Failures: failures(1, now),
 				Audit: []staff.AuditEntry{v.Failure}}},
@@ -60,7 +60,7 @@ func TestFactorDecide(t *testing.T) {
 				Audit: []staff.AuditEntry{v.Failure}}},
 		{"the wrong code that locks out: logged and mailed", staff.FactorAttempt{Factor: factor, Failures: nearlyLocked, Challenge: challenge(nil)}, false,
 			staff.FactorDecision{Refused: staff.ErrVerificationFailed, Challenge: staff.ChallengeTried,
-				Failures: failures(staff.MaxFactorFailures, nearlyLocked.Since), Audit: []staff.AuditEntry{v.Failure, v.Locked}, Mail: mail}},
+				Failures: failures(staff.MaxFailures, nearlyLocked.Since), Audit: []staff.AuditEntry{v.Failure, v.Locked}, Mail: mail}},
 		{"session ended", staff.FactorAttempt{Factor: factor, Challenge: challenge(nil)}, true,
 			staff.FactorDecision{Refused: staff.ErrSessionNotFound}},
 		{"right code: raised", staff.FactorAttempt{Factor: factor, Challenge: challenge(nil), Session: session}, true,

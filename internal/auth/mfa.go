@@ -300,7 +300,7 @@ func (s *Service) handleFactorVerify(w http.ResponseWriter, r *http.Request) {
 		return totpMatch(secret, p.Code, now, lastStep)
 	}
 	v.SentCode = sentCodeMatches(p.Code)
-	v.Locked = s.callerAudit(r, c, staff.ActionFactorLocked, fmt.Sprintf("factor %s: %d wrong codes", f.ID, staff.MaxFactorFailures))
+	v.Locked = s.callerAudit(r, c, staff.ActionFactorLocked, fmt.Sprintf("factor %s: %d wrong codes", f.ID, staff.MaxFailures))
 	v.LockedMail = s.lockedMail(c.user, f, s.cfg.ClientIP(r))
 	sess, u, err := s.store.VerifyFactor(ctx, v)
 	var locked *staff.FactorLockedError
@@ -403,7 +403,7 @@ func (s *Service) lockedMail(u staff.User, f staff.Factor, ip string) *notify.Em
 			"mailbox or a sign-in link mailed to you. Secure your mailbox, and ask the\n"+
 			"site's operator to end your sessions and reset your second factor\n"+
 			"(studio staff reset-mfa %s).\n",
-			u.Email, host, staff.MaxFactorFailures, name, ip, int(staff.FactorFailureWindow.Minutes()), u.Email),
+			u.Email, host, staff.MaxFailures, name, ip, int(staff.FailureWindow.Minutes()), u.Email),
 	}
 }
 

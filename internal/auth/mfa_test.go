@@ -499,7 +499,7 @@ func wrongCode(f *fixture, secret string) string {
 	return wrong
 }
 
-// TestMFALockout: MaxFactorFailures wrong codes within the window lock the
+// TestMFALockout: MaxFailures wrong codes within the window lock the
 // factor out: every code, right or wrong, answers 429 until the window
 // ends; its owner gets one mail per lockout and the audit log one entry;
 // studio staff reset-mfa (ResetFactors) lets them enrol again at once.
@@ -519,7 +519,7 @@ func TestMFALockout(t *testing.T) {
 			lockOut := func() {
 				t.Helper()
 				var ch string
-				for i := range staff.MaxFactorFailures {
+				for i := range staff.MaxFailures {
 					if i%staff.MaxCodeTries == 0 {
 						ch = f.challenge(attacker, factorID)
 					}
@@ -531,11 +531,11 @@ func TestMFALockout(t *testing.T) {
 				}
 			}
 			windowStart := f.clock.Now()
-			lockOut() // MaxFactorFailures minutes into the window
+			lockOut() // MaxFailures minutes into the window
 
 			for _, code := range []string{f.totp(secret, 0), wrong} {
 				r := f.verifyFactor(attacker, factorID, code)
-				wantRetry := fmt.Sprint((staff.FactorFailureWindow - staff.MaxFactorFailures*time.Minute).Seconds())
+				wantRetry := fmt.Sprint((staff.FailureWindow - staff.MaxFailures*time.Minute).Seconds())
 				if r.status != 429 || r.body["error_code"] != "over_request_rate_limit" || r.header.Get("Retry-After") != wantRetry {
 					t.Errorf("code %s while locked out = %d %s Retry-After %q, want 429 over_request_rate_limit %s",
 						code, r.status, r.raw, r.header.Get("Retry-After"), wantRetry)
@@ -550,7 +550,7 @@ func TestMFALockout(t *testing.T) {
 			}
 
 			// The window ends an hour after its first wrong code.
-			f.clock.Advance(windowStart.Add(staff.FactorFailureWindow - time.Second).Sub(f.clock.Now()))
+			f.clock.Advance(windowStart.Add(staff.FailureWindow - time.Second).Sub(f.clock.Now()))
 			attacker = f.refresh(attacker)
 			if r := f.verifyFactor(attacker, factorID, f.totp(secret, 0)); r.status != 429 {
 				t.Errorf("a second before the window ends = %d %s", r.status, r.raw)
@@ -604,29 +604,29 @@ func countAudit(t *testing.T, f *fixture, action string) int {
 }
 
 // TestFactorFailures: the window of wrong codes begins with its first one,
-// and only MaxFactorFailures within it lock the factor out, until it ends.
+// and only MaxFailures within it lock the factor out, until it ends.
 func TestFactorFailures(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	end := t0.Add(staff.FactorFailureWindow)
+	end := t0.Add(staff.FailureWindow)
 	tests := []struct {
 		name       string
-		failures   staff.FactorFailures
+		failures   staff.Failures
 		at         time.Time
-		want       staff.FactorFailures
+		want       staff.Failures
 		wantLocks  bool
 		lockedThen time.Time // LockedUntil(at) after the wrong code
 	}{
-		{"first wrong code", staff.FactorFailures{}, t0, staff.FactorFailures{Count: 1, Since: t0}, false, time.Time{}},
-		{"one short", staff.FactorFailures{Count: staff.MaxFactorFailures - 2, Since: t0}, t0.Add(time.Minute),
-			staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: t0}, false, time.Time{}},
-		{"the one that locks", staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: t0}, end.Add(-time.Second),
-			staff.FactorFailures{Count: staff.MaxFactorFailures, Since: t0}, true, end},
-		{"more while locked", staff.FactorFailures{Count: staff.MaxFactorFailures, Since: t0}, t0.Add(time.Minute),
-			staff.FactorFailures{Count: staff.MaxFactorFailures + 1, Since: t0}, false, end},
-		{"after the window, a new one", staff.FactorFailures{Count: staff.MaxFactorFailures - 1, Since: t0}, end,
-			staff.FactorFailures{Count: 1, Since: end}, false, time.Time{}},
-		{"after a lockout, a new one", staff.FactorFailures{Count: staff.MaxFactorFailures, Since: t0}, end.Add(time.Hour),
-			staff.FactorFailures{Count: 1, Since: end.Add(time.Hour)}, false, time.Time{}},
+		{"first wrong code", staff.Failures{}, t0, staff.Failures{Count: 1, Since: t0}, false, time.Time{}},
+		{"one short", staff.Failures{Count: staff.MaxFailures - 2, Since: t0}, t0.Add(time.Minute),
+			staff.Failures{Count: staff.MaxFailures - 1, Since: t0}, false, time.Time{}},
+		{"the one that locks", staff.Failures{Count: staff.MaxFailures - 1, Since: t0}, end.Add(-time.Second),
+			staff.Failures{Count: staff.MaxFailures, Since: t0}, true, end},
+		{"more while locked", staff.Failures{Count: staff.MaxFailures, Since: t0}, t0.Add(time.Minute),
+			staff.Failures{Count: staff.MaxFailures + 1, Since: t0}, false, end},
+		{"after the window, a new one", staff.Failures{Count: staff.MaxFailures - 1, Since: t0}, end,
+			staff.Failures{Count: 1, Since: end}, false, time.Time{}},
+		{"after a lockout, a new one", staff.Failures{Count: staff.MaxFailures, Since: t0}, end.Add(time.Hour),
+			staff.Failures{Count: 1, Since: end.Add(time.Hour)}, false, time.Time{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

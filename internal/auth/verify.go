@@ -41,7 +41,7 @@ const maxTokenLength = 128
 // {token_hash, type} signs in with a mailed code or link and answers the
 // session. A wrong, expired or used code (or an address that is not
 // staff) is 403 otp_expired; every try counts, and the fifth kills the
-// code. MaxCodeFailures wrong codes typed for one person lock their codes
+// code. MaxFailures wrong codes typed for one person lock their codes
 // out (codelock.go): 429 over_request_rate_limit. The link of a code asked for with PKCE is 400
 // flow_state_not_found: only its verifier redeems it (pkce.go). A phone's
 // code is handleVerifyPhone's.

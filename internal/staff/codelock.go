@@ -9,40 +9,19 @@ import (
 
 // Someone who guesses the 6-digit codes mailed or sent by SMS is stopped per
 // person, whatever address they guess from and whichever code or channel
-// they guess: MaxCodeFailures wrong codes typed for a person (with their
-// e-mail address or their phone number) within CodeFailureWindow make every
-// code typed for them refused, right or wrong, until that window ends. The
-// window begins with its first wrong code. The store keeps the count, so it
-// holds across servers, until the window ends, studio staff unlock or
-// studio staff reset-mfa. An address or number that is no one's is counted
-// and locked alike: the answers do not tell who is staff.
+// they guess: MaxFailures wrong codes typed for a person (with their e-mail
+// address or their phone number) within FailureWindow make every code typed
+// for them refused, right or wrong, until that window ends (Failures). The
+// store keeps the count, so it holds across servers, until the window ends,
+// studio staff unlock or studio staff reset-mfa. An address or number that
+// is no one's is counted and locked alike: the answers do not tell who is
+// staff.
 //
 // What cannot be guessed is not counted nor refused: a mail's link (256
 // random bits) and federated sign-in still sign the person in, their
-// sessions go on, and passkeys and TOTP (which has its own count,
-// FactorFailures) still raise them to aal2; so a stranger who locks the
-// codes does not lock the person out.
-const (
-	MaxCodeFailures   = 10
-	CodeFailureWindow = time.Hour
-)
-
-// CodeFailures are the wrong codes typed for one person in their current
-// window.
-type CodeFailures struct {
-	Count int
-	Since time.Time // the window's first wrong code; zero for none
-}
-
-// LockedUntil returns, when the person's codes are locked out at now, the
-// time they are accepted again; otherwise the zero time.
-func (f CodeFailures) LockedUntil(now time.Time) time.Time {
-	end := f.Since.Add(CodeFailureWindow)
-	if f.Count >= MaxCodeFailures && now.Before(end) {
-		return end
-	}
-	return time.Time{}
-}
+// sessions go on, and passkeys and TOTP (which has its own count, per
+// factor) still raise them to aal2; so a stranger who locks the codes does
+// not lock the person out.
 
 // CodeFailure is what the store writes for a refused try of a code typed
 // with an address or a number (ConsumeCodeByEmail, ConsumeCodeByPhone,

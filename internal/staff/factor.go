@@ -75,7 +75,7 @@ type FactorVerification struct {
 	// Audit is logged on success, Failure on a wrong code.
 	Audit, Failure AuditEntry
 	// Locked is logged, and LockedMail (when not nil) queued, with the wrong
-	// code that locks the factor out (FactorFailures.Add).
+	// code that locks the factor out (Failures.Add).
 	Locked     AuditEntry
 	LockedMail *notify.Email
 }
@@ -87,7 +87,7 @@ type FactorVerification struct {
 // challenge) and the session (nil when it ended).
 type FactorAttempt struct {
 	Factor    *Factor
-	Failures  FactorFailures
+	Failures  Failures
 	Challenge *Challenge
 	Session   *Session
 }
@@ -101,7 +101,7 @@ type FactorDecision struct {
 	// Challenge is what becomes of the challenge.
 	Challenge ChallengeFate
 	// Failures, when not nil, are the factor's wrong codes from now on.
-	Failures *FactorFailures
+	Failures *Failures
 	// Raised, for a right code, is the session raised to aal2.
 	Raised *RaisedSession
 	// Audit is logged, in order; Mail, when not nil, queued.
@@ -135,7 +135,7 @@ type RaisedSession struct {
 // must be the factor's, asked for from v.IP, not used nor expired (an
 // expired one is dropped); a factor locked out checks no code; a wrong code
 // counts against the challenge (the MaxTries-th drops it) and the factor
-// (FactorFailures: the one that locks it out is logged and mailed); a right
+// (Failures: the one that locks it out is logged and mailed); a right
 // one raises the session. An error (a secret that cannot be opened) undoes
 // the transaction.
 func (v FactorVerification) Decide(a FactorAttempt) (FactorDecision, error) {
@@ -181,42 +181,10 @@ func (v FactorVerification) wrongCode(a FactorAttempt) FactorDecision {
 }
 
 // Someone who guesses TOTP codes is stopped per factor, whatever address
-// they guess from: a factor that got MaxFactorFailures wrong codes within
-// FactorFailureWindow refuses every code, right or wrong, until that window
-// ends. The window begins with its first wrong code. The count is kept with
-// the factor in the store, so it holds across servers, and goes with the
-// factor (studio staff reset-mfa).
-const (
-	MaxFactorFailures   = 10
-	FactorFailureWindow = time.Hour
-)
-
-// FactorFailures are the wrong codes a factor got in its current window.
-type FactorFailures struct {
-	Count int
-	Since time.Time // the window's first wrong code; zero for none
-}
-
-// LockedUntil returns, when the factor is locked out at now, the time it
-// accepts codes again; otherwise the zero time.
-func (f FactorFailures) LockedUntil(now time.Time) time.Time {
-	end := f.Since.Add(FactorFailureWindow)
-	if f.Count >= MaxFactorFailures && now.Before(end) {
-		return end
-	}
-	return time.Time{}
-}
-
-// Add returns the failures once a wrong code at now is counted (in a new
-// window when the last one ended), and whether that code locks the factor
-// out.
-func (f FactorFailures) Add(now time.Time) (FactorFailures, bool) {
-	if !now.Before(f.Since.Add(FactorFailureWindow)) {
-		f = FactorFailures{Since: now}
-	}
-	f.Count++
-	return f, f.Count == MaxFactorFailures
-}
+// they guess from: a factor that got MaxFailures wrong codes within
+// FailureWindow refuses every code, right or wrong, until that window
+// ends (Failures). The count is kept with the factor in the store, so it
+// holds across servers, and goes with the factor (studio staff reset-mfa).
 
 // FactorLockedError is VerifyFactor's answer while the factor is locked
 // out: no code was checked.

@@ -136,9 +136,9 @@ const (
 	ActionFactorEnrolled = "factor_enrolled"
 	ActionFactorVerified = "factor_verified" // a session reached aal2 with it
 	ActionFactorFailed   = "factor_verify_failed"
-	ActionFactorLocked   = "factor_locked_out" // MaxFactorFailures wrong codes: someone is guessing
+	ActionFactorLocked   = "factor_locked_out" // MaxFailures wrong codes: someone is guessing
 	ActionFactorRemoved  = "factor_unenrolled"
-	ActionCodesLocked    = "codes_locked_out" // MaxCodeFailures wrong codes typed for a person: someone is guessing
+	ActionCodesLocked    = "codes_locked_out" // MaxFailures wrong codes typed for a person: someone is guessing
 	ActionCodesUnlocked  = "codes_unlocked"   // studio staff unlock
 )
 
@@ -231,10 +231,10 @@ type Store interface {
 	// ConsumeCodeByPhone, ConsumeEmailChange) is tried for the person it
 	// names: the member of staff with that address or number, else the
 	// address or number itself. While the person's codes are locked out
-	// (CodeFailures.LockedUntil) no code is checked: *CodesLockedError. A
+	// (Failures.LockedUntil) no code is checked: *CodesLockedError. A
 	// wrong code (ErrCodeInvalid) counts against the person, in the same
-	// transaction; the one that makes MaxCodeFailures within
-	// CodeFailureWindow logs failure.Locked and, for a member of staff,
+	// transaction; the one that makes MaxFailures within
+	// FailureWindow logs failure.Locked and, for a member of staff,
 	// queues failure.LockedMail. The work is the same whether the person is
 	// staff or not.
 

@@ -64,9 +64,9 @@ func (s *DB) tryTypedCode(ctx context.Context, op string, p person, now time.Tim
 }
 
 // personFailures finds p and reads their wrong codes, their row locked.
-func (s *DB) personFailures(ctx context.Context, tx *sql.Tx, p person) (foundPerson, staff.CodeFailures, error) {
+func (s *DB) personFailures(ctx context.Context, tx *sql.Tx, p person) (foundPerson, staff.Failures, error) {
 	who := foundPerson{key: p.hash}
-	var f staff.CodeFailures
+	var f staff.Failures
 	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT id, email FROM auth_users WHERE `+p.who), p.args...).Scan(&who.userID, &who.email)
 	if err = noRowsIsNil(err); err != nil {
 		return who, f, err
@@ -81,18 +81,18 @@ func (s *DB) personFailures(ctx context.Context, tx *sql.Tx, p person) (foundPer
 
 // countCodeFailure counts a wrong code typed for who at now, in a new window
 // when theirs ended, in one statement (concurrent ones each count). The one
-// that makes auth.MaxCodeFailures logs failure.Locked and queues
+// that makes auth.MaxFailures logs failure.Locked and queues
 // failure.LockedMail to a member of staff: the mail's statement runs for
 // anyone, and inserts nothing for an address or number that is no one's.
 func (s *DB) countCodeFailure(ctx context.Context, tx *sql.Tx, who foundPerson, now time.Time, failure staff.CodeFailure) error {
-	windowEnded := s.d.timeArg(now.Add(-staff.CodeFailureWindow))
+	windowEnded := s.d.timeArg(now.Add(-staff.FailureWindow))
 	var count int
 	err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO auth_code_failures (person, failed_codes, failed_since) VALUES (?, 1, ?)
 		ON CONFLICT (person) DO UPDATE SET
 		failed_codes = CASE WHEN auth_code_failures.failed_since <= ? THEN 1 ELSE auth_code_failures.failed_codes + 1 END,
 		failed_since = CASE WHEN auth_code_failures.failed_since <= ? THEN excluded.failed_since ELSE auth_code_failures.failed_since END
 		RETURNING failed_codes`), who.key, s.d.timeArg(now), windowEnded, windowEnded).Scan(&count)
-	if err != nil || count != staff.MaxCodeFailures {
+	if err != nil || count != staff.MaxFailures {
 		return err
 	}
 	locked := failure.Locked
@@ -118,13 +118,13 @@ func (s *DB) countCodeFailure(ctx context.Context, tx *sql.Tx, who foundPerson, 
 // pruneCodeFailures deletes the counts whose window ended before now.
 func (s *DB) pruneCodeFailures(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	_, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM auth_code_failures WHERE failed_since <= ?`),
-		s.d.timeArg(now.Add(-staff.CodeFailureWindow)))
+		s.d.timeArg(now.Add(-staff.FailureWindow)))
 	return err
 }
 
 // clearCodeFailures deletes the user's count of wrong codes, and returns it.
-func (s *DB) clearCodeFailures(ctx context.Context, tx *sql.Tx, userID string) (staff.CodeFailures, error) {
-	var f staff.CodeFailures
+func (s *DB) clearCodeFailures(ctx context.Context, tx *sql.Tx, userID string) (staff.Failures, error) {
+	var f staff.Failures
 	err := tx.QueryRowContext(ctx, s.d.rebind(`DELETE FROM auth_code_failures WHERE person = ? RETURNING failed_codes, failed_since`),
 		userID).Scan(&f.Count, s.d.timeDest(&f.Since))
 	return f, noRowsIsNil(err)
@@ -133,8 +133,8 @@ func (s *DB) clearCodeFailures(ctx context.Context, tx *sql.Tx, userID string) (
 // UnlockCodes deletes the user's count of wrong codes, so that their codes
 // work again at once ("studio staff unlock"), and returns the count it
 // deleted (zero when there was none); audit is logged with it in its detail.
-func (s *DB) UnlockCodes(ctx context.Context, userID string, audit staff.AuditEntry) (staff.CodeFailures, error) {
-	var f staff.CodeFailures
+func (s *DB) UnlockCodes(ctx context.Context, userID string, audit staff.AuditEntry) (staff.Failures, error) {
+	var f staff.Failures
 	err := s.write(ctx, "unlock codes", func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if f, err = s.clearCodeFailures(ctx, tx, userID); err != nil {

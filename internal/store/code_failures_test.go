@@ -45,11 +45,11 @@ func (c typedCodes) byPhone(hash string, at time.Time) error {
 	return err
 }
 
-// lockOut types MaxCodeFailures wrong codes from at on, a second apart,
+// lockOut types MaxFailures wrong codes from at on, a second apart,
 // by e-mail and by phone in turn.
 func (c typedCodes) lockOut(at time.Time) {
 	c.t.Helper()
-	for i := range staff.MaxCodeFailures {
+	for i := range staff.MaxFailures {
 		try := c.byEmail
 		if i%2 == 1 && c.phone != "" {
 			try = c.byPhone
@@ -81,7 +81,7 @@ func wantLocked(t *testing.T, what string, err error, until time.Time) {
 }
 
 // TestCodeLockout: the store counts the wrong codes typed for a person by
-// e-mail and by phone together; at the MaxCodeFailures-th within the window
+// e-mail and by phone together; at the MaxFailures-th within the window
 // it logs codes_locked_out and queues one mail to them, and refuses every
 // code typed for them, the right one too, until the window ends. The mail's
 // link still works. An address that is no one's is counted and locked alike,
@@ -111,7 +111,7 @@ func TestCodeLockout(t *testing.T) {
 			}
 
 			codes.lockOut(t0)
-			end := t0.Add(staff.CodeFailureWindow)
+			end := t0.Add(staff.FailureWindow)
 			newCode(t, db, adaID, staff.PurposeSignIn, "link1", end.Add(-time.Minute))
 			newCode(t, db, adaID, staff.PurposeSMS, "link2", end.Add(-time.Minute))
 			wantLocked(t, "the right code by e-mail", codes.byEmail("right", end.Add(-time.Second)), end)
@@ -149,10 +149,10 @@ func TestCodeLockout(t *testing.T) {
 			at := end.Add(time.Hour)
 			codes.lockOut(at)
 			newCode(t, db, adaID, staff.PurposeSignIn, "link3", at)
-			wantLocked(t, "locked again", codes.byEmail("right", at.Add(time.Minute)), at.Add(staff.CodeFailureWindow))
+			wantLocked(t, "locked again", codes.byEmail("right", at.Add(time.Minute)), at.Add(staff.FailureWindow))
 			f, err := db.UnlockCodes(ctx, adaID, staff.AuditEntry{At: at, Action: staff.ActionCodesUnlocked})
-			if err != nil || f.Count != staff.MaxCodeFailures || !f.Since.Equal(at) {
-				t.Errorf("UnlockCodes = %+v, %v; want %d wrong codes since %v", f, err, staff.MaxCodeFailures, at)
+			if err != nil || f.Count != staff.MaxFailures || !f.Since.Equal(at) {
+				t.Errorf("UnlockCodes = %+v, %v; want %d wrong codes since %v", f, err, staff.MaxFailures, at)
 			}
 			if err := codes.byEmail("right", at.Add(time.Minute)); err != nil {
 				t.Errorf("the right code after UnlockCodes: %v", err)
@@ -188,7 +188,7 @@ func TestCodeLockout(t *testing.T) {
 }
 
 // TestCodeFailuresWindow: the window begins with its first wrong code; a
-// wrong code after it ends begins a new one, so MaxCodeFailures spread over
+// wrong code after it ends begins a new one, so MaxFailures spread over
 // more than the window lock nothing.
 func TestCodeFailuresWindow(t *testing.T) {
 	for _, engine := range storetest.Engines() {
@@ -196,15 +196,15 @@ func TestCodeFailuresWindow(t *testing.T) {
 			db := engine.New(t)
 			mustAddUser(t, db, member(adaID, "ada@studio.test"))
 			codes := typedCodes{t, db, "ada@studio.test", ""}
-			spread := staff.CodeFailureWindow / (staff.MaxCodeFailures - 1)
-			for i := range staff.MaxCodeFailures {
+			spread := staff.FailureWindow / (staff.MaxFailures - 1)
+			for i := range staff.MaxFailures {
 				if err := codes.byEmail("wrong", t0.Add(time.Duration(i)*spread)); !errors.Is(err, staff.ErrCodeInvalid) {
 					t.Fatalf("wrong code %d: err = %v", i+1, err)
 				}
 			}
-			newCode(t, db, adaID, staff.PurposeSignIn, "link", t0.Add(staff.CodeFailureWindow))
-			if err := codes.byEmail("right", t0.Add(staff.CodeFailureWindow)); err != nil {
-				t.Errorf("right code after %d wrong ones over more than the window: %v", staff.MaxCodeFailures, err)
+			newCode(t, db, adaID, staff.PurposeSignIn, "link", t0.Add(staff.FailureWindow))
+			if err := codes.byEmail("right", t0.Add(staff.FailureWindow)); err != nil {
+				t.Errorf("right code after %d wrong ones over more than the window: %v", staff.MaxFailures, err)
 			}
 		})
 	}
@@ -232,9 +232,9 @@ func TestCodeFailuresRace(t *testing.T) {
 			if err := raw.QueryRow(`SELECT COUNT(*) FROM outbox`).Scan(&mails); err != nil {
 				t.Fatal(err)
 			}
-			if failed < staff.MaxCodeFailures || failed > inFlight || locked != 1 || mails != 1 {
+			if failed < staff.MaxFailures || failed > inFlight || locked != 1 || mails != 1 {
 				t.Errorf("%d simultaneous wrong codes: count %d, %d lockout entries, %d mails; want at least %d, 1, 1",
-					inFlight, failed, locked, mails, staff.MaxCodeFailures)
+					inFlight, failed, locked, mails, staff.MaxFailures)
 			}
 		})
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // TestFactorLockout: the store counts a factor's wrong codes, locks it out
-// at the MaxFactorFailures-th (logging it and queueing the mail once), and
+// at the MaxFailures-th (logging it and queueing the mail once), and
 // removing the factors (reset-mfa) takes their challenges and counts with
 // them.
 func TestFactorLockout(t *testing.T) {
@@ -43,14 +43,14 @@ func TestFactorLockout(t *testing.T) {
 					Locked:  staff.AuditEntry{At: t0, Action: staff.ActionFactorLocked}, LockedMail: mail})
 				return err
 			}
-			for i := range staff.MaxFactorFailures {
+			for i := range staff.MaxFailures {
 				if err := verify(i, false); !errors.Is(err, staff.ErrVerificationFailed) {
 					t.Fatalf("wrong code %d: err = %v", i+1, err)
 				}
 			}
 			var locked *staff.FactorLockedError
-			if err := verify(staff.MaxFactorFailures, true); !errors.As(err, &locked) || !locked.Until.Equal(t0.Add(staff.FactorFailureWindow)) {
-				t.Fatalf("right code while locked out: err = %v, want locked out until %v", err, t0.Add(staff.FactorFailureWindow))
+			if err := verify(staff.MaxFailures, true); !errors.As(err, &locked) || !locked.Until.Equal(t0.Add(staff.FailureWindow)) {
+				t.Fatalf("right code while locked out: err = %v, want locked out until %v", err, t0.Add(staff.FailureWindow))
 			}
 			queued, err := db.ClaimEmails(ctx, t0.Add(time.Hour), time.Minute, 10)
 			if err != nil || len(queued) != 1 || queued[0].Email.Subject != mail.Subject {
