@@ -14,7 +14,7 @@ import { newStore, startServe, makeClient, staffAddress } from "./harness.mjs";
 import { startCapture, body } from "./smtp-capture.mjs";
 
 const email = staffAddress("kay");
-// MaxCodeFailures of internal/auth.
+// MaxFailures of internal/staff.
 const maxFailures = 10;
 
 let store, server, anonKey, smtp;

@@ -13,7 +13,7 @@ import { newStore, startServe, makeClient, staffAddress, totp, signInByCLI } fro
 import { startCapture, body } from "./smtp-capture.mjs";
 
 const email = staffAddress("lin");
-// MaxFactorFailures and MaxCodeTries of internal/auth.
+// MaxFailures and MaxCodeTries of internal/staff.
 const maxFailures = 10;
 const triesPerChallenge = 5;
 
